@@ -1,1 +1,317 @@
-pub fn x(){}
+//! unchaff pulls the main content out of web pages — the article, the post,
+//! the documentation text — and drops the chaff around it.
+//!
+//! The pipeline is the architecture; each stage is one module:
+//!
+//! ```text
+//! bytes ─decode─▶ UTF-8 ─parse─▶ Dom ─clean─▶ Dom ─annotate─▶ Page
+//!       ─score/select (one algorithm)─▶ Selection ─render─▶ text / JSON
+//! ```
+//!
+//! [`extract`] runs it all; [`Extractor`] keeps a built algorithm for many
+//! pages and can time each stage. The stages are public for tools that need
+//! one of them alone.
+//!
+//! ```
+//! let html = b"<html><body><nav><a href=/>Home</a></nav>\
+//!     <article><p>The main text of the page, long enough to win.</p></article></body></html>";
+//! let out = unchaff::extract(html, &unchaff::Options::default()).unwrap();
+//! assert!(out.text.contains("main text"));
+//! ```
+
+#![warn(missing_docs)]
+
+pub mod algorithms;
+pub mod annotate;
+pub mod clean;
+pub mod decode;
+pub mod dom;
+pub mod parse;
+pub mod render;
+
+use std::time::{Duration, Instant};
+
+pub use algorithms::{Algorithm, Selection};
+pub use decode::CharsetSource;
+pub use dom::NodeId;
+
+/// Everything that can go wrong. Extraction itself never fails on odd
+/// HTML; errors are about input that is not a page at all, or options
+/// that make no sense.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// Zero bytes (after decompression).
+    #[error("input is empty")]
+    EmptyInput,
+    /// Input larger than [`Options::max_input_bytes`].
+    #[error("input is larger than the limit of {limit} bytes")]
+    TooLarge {
+        /// The limit in force.
+        limit: usize,
+    },
+    /// Input that is binary data, not text.
+    #[error("input is binary data, not an HTML page ({percent}% control bytes in its first 8 KiB)")]
+    Binary {
+        /// Share of control bytes seen.
+        percent: u32,
+    },
+    /// A gzip stream that is corrupt or cut short.
+    #[error("gzip input is corrupt or truncated: {0}")]
+    Gzip(String),
+    /// A charset label no browser knows.
+    #[error("unknown charset {0:?}")]
+    UnknownCharset(String),
+    /// An algorithm name not in the registry.
+    #[error("unknown algorithm {0:?} (`unchaff algorithms` lists them)")]
+    UnknownAlgorithm(String),
+    /// A malformed or unknown algorithm parameter.
+    #[error("bad parameter {name:?}: {reason}")]
+    BadParam {
+        /// The parameter's name.
+        name: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+}
+
+/// Output formats.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Format {
+    /// Plain text, one block a line.
+    #[default]
+    Text,
+    /// A JSON object: url, title, text, algorithm, charset.
+    Json,
+}
+
+/// How to extract.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// The page's URL, if known (reported; used by site-aware algorithms).
+    pub url: Option<String>,
+    /// A charset from outside the page (an HTTP `Content-Type` header).
+    pub charset: Option<String>,
+    /// The algorithm's name (see [`algorithms::REGISTRY`]); `"auto"` is the
+    /// default algorithm.
+    pub algorithm: String,
+    /// Algorithm parameters, `key=value`.
+    pub params: Vec<(String, String)>,
+    /// The format [`Extraction::render`] produces.
+    pub format: Format,
+    /// The largest input accepted, after decompression.
+    pub max_input_bytes: usize,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            url: None,
+            charset: None,
+            algorithm: "auto".to_owned(),
+            params: Vec::new(),
+            format: Format::Text,
+            max_input_bytes: decode::DEFAULT_MAX_INPUT,
+        }
+    }
+}
+
+/// The result of extracting one page.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Extraction {
+    /// The page URL, as given in [`Options::url`].
+    pub url: Option<String>,
+    /// The page title (`<title>`).
+    pub title: Option<String>,
+    /// The main content as plain text.
+    pub text: String,
+    /// The algorithm that produced it.
+    pub algorithm: String,
+    /// The charset the page was decoded with (WHATWG name).
+    pub charset: String,
+    /// Why that charset.
+    pub charset_source: CharsetSource,
+    /// The selected nodes (each stands for its subtree).
+    #[serde(skip)]
+    pub selected: Vec<NodeId>,
+    #[serde(skip)]
+    format: Format,
+}
+
+impl Extraction {
+    /// The extraction in the format the options asked for.
+    pub fn render(&self) -> String {
+        match self.format {
+            Format::Text => self.text.clone(),
+            Format::Json => serde_json::to_string(self).unwrap_or_default(),
+        }
+    }
+}
+
+/// Time spent in each stage (summed over the pages an [`Extractor`] ran).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct StageTimes {
+    /// gunzip + charset detection + decoding.
+    pub decode: Duration,
+    /// HTML5 tree building.
+    pub parse: Duration,
+    /// Cleaning + the statistics pass.
+    pub annotate: Duration,
+    /// The algorithm.
+    pub algorithm: Duration,
+    /// Rendering text.
+    pub render: Duration,
+}
+
+impl StageTimes {
+    /// The sum of all stages.
+    pub fn total(&self) -> Duration {
+        self.decode + self.parse + self.annotate + self.algorithm + self.render
+    }
+
+    /// Adds another set of times to this one.
+    pub fn add(&mut self, o: &StageTimes) {
+        self.decode += o.decode;
+        self.parse += o.parse;
+        self.annotate += o.annotate;
+        self.algorithm += o.algorithm;
+        self.render += o.render;
+    }
+}
+
+/// An algorithm built once, for many pages.
+pub struct Extractor {
+    algorithm: Box<dyn Algorithm>,
+    options: Options,
+}
+
+/// Share of control bytes in the first [`BINARY_SNIFF_BYTES`] above which
+/// input is called binary: real HTML has none, stray ones come in ones and
+/// twos; random bytes have ~10%, images and archives far more.
+pub const BINARY_CONTROL_PERCENT: u32 = 2;
+
+/// How much of the input the binary check reads.
+pub const BINARY_SNIFF_BYTES: usize = 8 * 1024;
+
+impl Extractor {
+    /// Builds the algorithm the options name.
+    pub fn new(options: &Options) -> Result<Extractor, Error> {
+        Ok(Extractor {
+            algorithm: algorithms::build(&options.algorithm, &options.params)?,
+            options: options.clone(),
+        })
+    }
+
+    /// The algorithm's name.
+    pub fn algorithm_name(&self) -> &'static str {
+        self.algorithm.name()
+    }
+
+    /// Extracts one page.
+    pub fn extract(&self, bytes: &[u8]) -> Result<Extraction, Error> {
+        self.extract_timed(bytes, &mut StageTimes::default())
+    }
+
+    /// Extracts one page, adding each stage's time to `times`.
+    pub fn extract_timed(&self, bytes: &[u8], times: &mut StageTimes) -> Result<Extraction, Error> {
+        let t0 = Instant::now();
+        let max = self.options.max_input_bytes;
+        if bytes.len() > max {
+            return Err(Error::TooLarge { limit: max });
+        }
+        let raw = decode::gunzip_if_needed(bytes, max)?;
+        if raw.is_empty() {
+            return Err(Error::EmptyInput);
+        }
+        let decoded = decode::decode(&raw, self.options.charset.as_deref())?;
+        if !matches!(decoded.encoding.name(), "UTF-16LE" | "UTF-16BE") {
+            check_not_binary(&raw)?;
+        }
+        drop(raw);
+        let t1 = Instant::now();
+        let mut dom = parse::parse(&decoded.text);
+        let t2 = Instant::now();
+        let root = dom.content_root();
+        clean::clean(&mut dom, root);
+        let page = annotate::annotate(&dom, &decoded.text, root);
+        let t3 = Instant::now();
+        let selection = self.algorithm.run(&page);
+        let t4 = Instant::now();
+        let text = render::text(&dom, root, &selection);
+        let title = render::title(&dom);
+        let t5 = Instant::now();
+        times.decode += t1 - t0;
+        times.parse += t2 - t1;
+        times.annotate += t3 - t2;
+        times.algorithm += t4 - t3;
+        times.render += t5 - t4;
+        Ok(Extraction {
+            url: self.options.url.clone(),
+            title,
+            text,
+            algorithm: self.algorithm.name().to_owned(),
+            charset: decoded.encoding.name().to_owned(),
+            charset_source: decoded.source,
+            selected: selection.nodes,
+            format: self.options.format,
+        })
+    }
+}
+
+/// Fails on input whose first bytes are mostly control characters.
+fn check_not_binary(bytes: &[u8]) -> Result<(), Error> {
+    let head = &bytes[..bytes.len().min(BINARY_SNIFF_BYTES)];
+    let controls = head
+        .iter()
+        .filter(|&&b| b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r' | 0x0c | 0x1b))
+        .count();
+    let percent = (controls * 100 / head.len().max(1)) as u32;
+    if controls * 100 > head.len() * BINARY_CONTROL_PERCENT as usize {
+        return Err(Error::Binary { percent });
+    }
+    Ok(())
+}
+
+/// Extracts the main content of one page with `options`.
+pub fn extract(bytes: &[u8], options: &Options) -> Result<Extraction, Error> {
+    Extractor::new(options)?.extract(bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_has_the_fields() {
+        let opts = Options {
+            url: Some("https://example.org/a".into()),
+            format: Format::Json,
+            ..Options::default()
+        };
+        let e = extract(b"<title>T</title><p>Hello there</p>", &opts).unwrap();
+        let v: serde_json::Value = serde_json::from_str(&e.render()).unwrap();
+        for k in ["url", "title", "text", "algorithm", "charset"] {
+            assert!(v.get(k).is_some(), "missing {k}");
+        }
+        assert_eq!(v["title"], "T");
+        assert_eq!(v["algorithm"], "cetd-tpc");
+        assert_eq!(v["charset"], "UTF-8");
+    }
+
+    #[test]
+    fn bad_inputs_give_clear_errors() {
+        let o = Options::default();
+        assert!(matches!(extract(b"", &o), Err(Error::EmptyInput)));
+        let junk: Vec<u8> = (0..20_000u32)
+            .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
+            .collect();
+        assert!(matches!(extract(&junk, &o), Err(Error::Binary { .. })));
+        let small = Options {
+            max_input_bytes: 10,
+            ..Options::default()
+        };
+        assert!(matches!(
+            extract(b"<p>more than ten bytes</p>", &small),
+            Err(Error::TooLarge { .. })
+        ));
+    }
+}

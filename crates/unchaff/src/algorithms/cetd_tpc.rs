@@ -1,0 +1,366 @@
+//! **CETD-TPC** — text block density × tag path coverage (paper 1,
+//! SPEC §2).
+//!
+//! For every element v (a "block" is v's subtree):
+//!
+//! * TBD(v) = Σ over v's block children c of
+//!   (CN(c) − LCN(c) + 1) / (TN(c) − LTN(c) + 1), where CN / LCN are
+//!   characters / link characters, TN / LTN elements / `<a>` elements of the
+//!   child's subtree (a text child has TN = LTN = 0);
+//! * TPR(p) = mean length of the text nodes on tag path p; the content
+//!   paths are those with TPR(p) > τ = λ·σ, σ the population standard
+//!   deviation of TPR(path(t)) over the page's text nodes t;
+//! * CTPC(v) = (text nodes inside v on a content path) / (text nodes of the
+//!   page on a content path) — SPEC's reading of Definition 6. The paper's
+//!   literal, page-wide reading (count every page text node whose path is a
+//!   content path that also occurs in v) is [`Coverage::PageWide`];
+//! * TDTPC(v) = TBD(v) × CTPC(v); the block with the largest TDTPC (first
+//!   in document order on ties) is the content.
+//!
+//! Cost: TBD reads each node's children once, CTPC is a prefix-sum
+//! difference over the text nodes in document order — O(n) in all, where
+//! the paper computes coverage in O(n²). The page-wide reading merges
+//! per-block path sets small-into-large: O(n log n).
+
+use rustc_hash::FxHashSet;
+
+use super::{Algorithm, Params, Selection, argmax_first, mean_std};
+use crate::Error;
+use crate::annotate::Page;
+use crate::dom::NodeKind;
+
+/// λ = 0.3: the multiple of σ_TPR above which a path is a content path.
+/// Paper 1 reuses CEPR's threshold form τ = λ·σ (SPEC §2); 0.3 was best in
+/// our sweep on the dev data (docs/RESULTS.md, "λ sweep").
+pub const LAMBDA: f64 = 0.3;
+
+/// How block coverage counts content-path text nodes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Coverage {
+    /// The block's own text nodes on content paths (SPEC §2; the default).
+    Own,
+    /// Every page text node whose path is a content path occurring in the
+    /// block (paper 1's literal containNodes(P1 ∩ P2)).
+    PageWide,
+}
+
+/// The CETD-TPC algorithm.
+#[derive(Clone, Debug)]
+pub struct CetdTpc {
+    /// λ of the content-path threshold τ = λ·σ_TPR.
+    pub lambda: f64,
+    /// Which reading of coverage.
+    pub coverage: Coverage,
+}
+
+impl Default for CetdTpc {
+    fn default() -> Self {
+        CetdTpc {
+            lambda: LAMBDA,
+            coverage: Coverage::Own,
+        }
+    }
+}
+
+pub(super) fn build(p: &mut Params) -> Result<Box<dyn Algorithm>, Error> {
+    Ok(Box::new(CetdTpc {
+        lambda: p.f64("lambda", LAMBDA)?,
+        coverage: Coverage::Own,
+    }))
+}
+
+pub(super) fn build_pagewide(p: &mut Params) -> Result<Box<dyn Algorithm>, Error> {
+    Ok(Box::new(CetdTpc {
+        lambda: p.f64("lambda", LAMBDA)?,
+        coverage: Coverage::PageWide,
+    }))
+}
+
+/// Per-path text statistics: TPR and whether the path is a content path.
+pub struct ContentPaths {
+    /// TPR(p) by path id.
+    pub tpr: Vec<f64>,
+    /// Whether TPR(p) > τ, by path id.
+    pub is_content: Vec<bool>,
+    /// τ = λ·σ_TPR.
+    pub tau: f64,
+}
+
+/// TPR of every path and the content paths for threshold λ (SPEC §2, the
+/// CEPR threshold in TPR units).
+pub fn content_paths(page: &Page<'_>, lambda: f64) -> ContentPaths {
+    let n_paths = page.paths.len();
+    let mut sum = vec![0u64; n_paths];
+    let mut count = vec![0u32; n_paths];
+    for t in &page.texts {
+        sum[t.path.0 as usize] += u64::from(t.chars);
+        count[t.path.0 as usize] += 1;
+    }
+    let tpr: Vec<f64> = sum
+        .iter()
+        .zip(&count)
+        .map(|(&s, &c)| if c == 0 { 0.0 } else { s as f64 / f64::from(c) })
+        .collect();
+    let (_, sigma) = mean_std(page.texts.iter().map(|t| tpr[t.path.0 as usize]));
+    let tau = lambda * sigma;
+    let is_content = tpr
+        .iter()
+        .zip(&count)
+        .map(|(&r, &c)| c > 0 && r > tau)
+        .collect();
+    ContentPaths {
+        tpr,
+        is_content,
+        tau,
+    }
+}
+
+/// TBD(v) of SPEC §2 (from v's block children's statistics).
+pub fn tbd(page: &Page<'_>, v: crate::dom::NodeId) -> f64 {
+    page.block_children(v)
+        .map(|c| {
+            let s = page.stats(c);
+            let non_link_chars = f64::from(s.chars - s.link_chars);
+            let non_link_elems = f64::from(s.elements - s.links);
+            (non_link_chars + 1.0) / (non_link_elems + 1.0)
+        })
+        .sum()
+}
+
+impl CetdTpc {
+    /// Coverage numerators per element of `page.elements` (same order).
+    fn coverage_counts(&self, page: &Page<'_>, cp: &ContentPaths) -> Vec<u64> {
+        match self.coverage {
+            Coverage::Own => {
+                // prefix[i] = content-path text nodes among texts[..i].
+                let mut prefix = Vec::with_capacity(page.texts.len() + 1);
+                prefix.push(0u64);
+                let mut acc = 0u64;
+                for t in &page.texts {
+                    acc += u64::from(cp.is_content[t.path.0 as usize]);
+                    prefix.push(acc);
+                }
+                page.elements
+                    .iter()
+                    .map(|&v| {
+                        let s = page.stats(v);
+                        let b = s.text_begin as usize;
+                        prefix[b + s.text_nodes as usize] - prefix[b]
+                    })
+                    .collect()
+            }
+            Coverage::PageWide => pagewide_counts(page, cp),
+        }
+    }
+}
+
+/// For each element, Σ over the distinct content paths p of its text nodes
+/// of count_page(p): small-to-large merging of path sets, children first.
+fn pagewide_counts(page: &Page<'_>, cp: &ContentPaths) -> Vec<u64> {
+    let n_paths = page.paths.len();
+    let mut page_count = vec![0u64; n_paths];
+    for t in &page.texts {
+        page_count[t.path.0 as usize] += 1;
+    }
+    // Position of each element in `page.elements`, to find parents' slots.
+    let mut slot = vec![u32::MAX; page.dom.len()];
+    for (i, &e) in page.elements.iter().enumerate() {
+        slot[e.index()] = i as u32;
+    }
+    let mut sets: Vec<Option<(FxHashSet<u32>, u64)>> = vec![None; page.elements.len()];
+    let mut out = vec![0u64; page.elements.len()];
+    for i in (0..page.elements.len()).rev() {
+        let v = page.elements[i];
+        let (mut set, mut weight) = sets[i].take().unwrap_or_default();
+        for c in page.dom.children(v) {
+            if let NodeKind::Text { .. } = page.dom.node(c).kind {
+                let s = page.stats(c);
+                if s.text_nodes > 0 && cp.is_content[s.path.0 as usize] && set.insert(s.path.0) {
+                    weight += page_count[s.path.0 as usize];
+                }
+            }
+        }
+        out[i] = weight;
+        let parent = page.dom.node(v).parent;
+        let ps = if parent.is_none() {
+            u32::MAX
+        } else {
+            slot[parent.index()]
+        };
+        if v == page.root || ps == u32::MAX {
+            continue;
+        }
+        let target = &mut sets[ps as usize];
+        match target.take() {
+            None => *target = Some((set, weight)),
+            Some((other, other_w)) => {
+                let (mut big, mut big_w, small) = if set.len() > other.len() {
+                    (set, weight, other)
+                } else {
+                    (other, other_w, set)
+                };
+                for p in small {
+                    if big.insert(p) {
+                        big_w += page_count[p as usize];
+                    }
+                }
+                *target = Some((big, big_w));
+            }
+        }
+    }
+    out
+}
+
+impl Algorithm for CetdTpc {
+    fn name(&self) -> &'static str {
+        match self.coverage {
+            Coverage::Own => "cetd-tpc",
+            Coverage::PageWide => "cetd-tpc-pagewide",
+        }
+    }
+
+    fn run(&self, page: &Page<'_>) -> Selection {
+        if page.elements.is_empty() {
+            return Selection::default();
+        }
+        let cp = content_paths(page, self.lambda);
+        let covered = self.coverage_counts(page, &cp);
+        let total: u64 = page
+            .texts
+            .iter()
+            .filter(|t| cp.is_content[t.path.0 as usize])
+            .count() as u64;
+        let mut scores = vec![0f32; page.dom.len()];
+        let tdtpc: Vec<f64> = page
+            .elements
+            .iter()
+            .zip(&covered)
+            .map(|(&v, &c)| {
+                // A page without a content path (no text at all) has no
+                // coverage to weigh by: fall back to density alone.
+                let ctpc = if total == 0 {
+                    1.0
+                } else {
+                    c as f64 / total as f64
+                };
+                let score = tbd(page, v) * ctpc;
+                scores[v.index()] = score as f32;
+                score
+            })
+            .collect();
+        let best = argmax_first(tdtpc.iter().copied()).map(|i| page.elements[i]);
+        Selection {
+            nodes: best.into_iter().collect(),
+            scores,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::annotate::annotate;
+    use crate::dom::{Dom, NodeId, Tag};
+    use crate::parse::parse;
+
+    fn page_of(dom: &Dom) -> Page<'_> {
+        annotate(dom, "", dom.body().unwrap())
+    }
+
+    fn find(dom: &Dom, tag: Tag, nth: usize) -> NodeId {
+        dom.descendants(dom.body().unwrap())
+            .filter(|&n| dom.is(n, tag))
+            .nth(nth)
+            .unwrap()
+    }
+
+    #[test]
+    fn tbd_by_hand() {
+        // div has children: text "abcd" (4), p("hello" 5 chars + a("xy")), a("zz").
+        let dom = parse("<div>abcd<p>hello<a>xy</a></p><a>zz</a></div>");
+        let page = page_of(&dom);
+        let div = find(&dom, Tag::DIV, 0);
+        // text: (4-0+1)/(0-0+1) = 5
+        // p: CN=7, LCN=2, TN=2, LTN=1 → (7-2+1)/(2-1+1) = 3
+        // a: CN=2, LCN=2, TN=1, LTN=1 → (0+1)/(0+1) = 1
+        assert_eq!(tbd(&page, div), 9.0);
+    }
+
+    #[test]
+    fn tpr_threshold_by_hand() {
+        // Paths: body/div/p (two nodes: 20 and 40 chars) and body/ul/li/a
+        // (three nodes of 4 chars).
+        let p20 = "a".repeat(20);
+        let p40 = "b".repeat(40);
+        let html = format!(
+            "<div><p>{p20}</p><p>{p40}</p></div><ul><li><a>aaaa</a></li><li><a>bbbb</a></li><li><a>cccc</a></li></ul>"
+        );
+        let dom = parse(&html);
+        let page = page_of(&dom);
+        let cp = content_paths(&page, 0.3);
+        // TPR(div/p) = 30, TPR(li/a) = 4. Sequence over text nodes:
+        // 30, 30, 4, 4, 4 → mean 14.4, population σ = sqrt((2·15.6² + 3·10.4²)/5)
+        // = sqrt(162.24) = 12.737…; τ = 0.3σ = 3.821…
+        let sigma: f64 = 162.24f64.sqrt();
+        assert!((cp.tau - 0.3 * sigma).abs() < 1e-9);
+        // Both paths exceed τ; with λ = 1, only div/p does.
+        let p_path = page.stats(page.texts[0].node).path;
+        let a_path = page.stats(page.texts[2].node).path;
+        assert!(cp.is_content[p_path.0 as usize] && cp.is_content[a_path.0 as usize]);
+        let cp1 = content_paths(&page, 1.0);
+        assert!(cp1.is_content[p_path.0 as usize] && !cp1.is_content[a_path.0 as usize]);
+    }
+
+    #[test]
+    fn picks_the_article_block() {
+        let para = "This is a long sentence of article text that goes on. ".repeat(4);
+        let html = format!(
+            "<div id=nav><ul><li><a>Home</a></li><li><a>News</a></li><li><a>Sport</a></li></ul></div>\
+             <div id=main><h1>Title</h1><p>{para}</p><p>{para}</p><p>{para}</p></div>\
+             <div id=foot><a>About</a> <a>Contact</a></div>"
+        );
+        let dom = parse(&html);
+        let page = page_of(&dom);
+        let sel = CetdTpc::default().run(&page);
+        assert_eq!(sel.nodes.len(), 1);
+        assert_eq!(dom.attr(sel.nodes[0], "id"), Some("main"));
+        let pw = CetdTpc {
+            coverage: Coverage::PageWide,
+            ..Default::default()
+        }
+        .run(&page);
+        assert_eq!(dom.attr(pw.nodes[0], "id"), Some("main"));
+    }
+
+    #[test]
+    fn pagewide_coverage_by_hand() {
+        // Two divs each with one <p> on the same path: own coverage of the
+        // first is 1/2, page-wide coverage counts both nodes: 2/2.
+        let long = "x".repeat(50);
+        let dom = parse(&format!("<div><p>{long}</p></div><div><p>{long}</p></div>"));
+        let page = page_of(&dom);
+        let cp = content_paths(&page, 0.3);
+        let own = CetdTpc::default().coverage_counts(&page, &cp);
+        let wide = CetdTpc {
+            coverage: Coverage::PageWide,
+            ..Default::default()
+        }
+        .coverage_counts(&page, &cp);
+        let first_div = page
+            .elements
+            .iter()
+            .position(|&e| dom.is(e, Tag::DIV))
+            .unwrap();
+        assert_eq!(own[first_div], 1);
+        assert_eq!(wide[first_div], 2);
+        assert_eq!(own[0], 2); // body
+        assert_eq!(wide[0], 2);
+    }
+
+    #[test]
+    fn empty_body() {
+        let dom = parse("<body></body>");
+        let sel = CetdTpc::default().run(&page_of(&dom));
+        assert_eq!(sel.nodes.len(), 1); // body itself, with nothing in it
+    }
+}

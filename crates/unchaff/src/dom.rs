@@ -1,0 +1,624 @@
+//! The compact document tree every later stage reads.
+//!
+//! Nodes live in one `Vec` and refer to each other by [`NodeId`] (a `u32`
+//! index), so a page of a million nodes is a handful of allocations and no
+//! walk over it needs recursion. Text is stored in one `String` and elements'
+//! attributes in one `Vec`; nodes hold ranges into them.
+//!
+//! Tag names are interned to [`Tag`] ids. The HTML tags that algorithms test
+//! for have fixed ids (the constants on [`Tag`]), the same in every document;
+//! any other name gets the next free id in its document.
+//!
+//! The parser behind this type is html5ever (see [`crate::parse`]), but
+//! nothing outside `parse` knows that: a faster tree builder can replace it
+//! without touching any algorithm.
+
+use html5ever::{LocalName, Namespace};
+use rustc_hash::FxHashMap;
+
+/// Index of a node in a [`Dom`].
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug, serde::Serialize)]
+#[serde(transparent)]
+pub struct NodeId(pub u32);
+
+impl NodeId {
+    /// The "no node" value used for absent links (no parent, no sibling).
+    pub const NONE: NodeId = NodeId(u32::MAX);
+
+    /// The index into node-indexed vectors.
+    #[inline]
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    /// Whether this is [`NodeId::NONE`].
+    #[inline]
+    pub fn is_none(self) -> bool {
+        self == Self::NONE
+    }
+
+    /// `Some(self)` unless this is [`NodeId::NONE`].
+    #[inline]
+    pub fn some(self) -> Option<NodeId> {
+        if self.is_none() { None } else { Some(self) }
+    }
+}
+
+/// An interned element name.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub struct Tag(pub u16);
+
+macro_rules! known_tags_stable {
+    ($($konst:ident = $name:literal,)*) => {
+        #[allow(non_camel_case_types, clippy::upper_case_acronyms)]
+        #[repr(u16)]
+        enum KnownTag { $($konst,)* }
+        impl Tag {
+            $(
+                #[doc = concat!("`<", $name, ">`")]
+                pub const $konst: Tag = Tag(KnownTag::$konst as u16);
+            )*
+        }
+        /// Names of the tags with fixed ids, in id order.
+        const KNOWN_TAGS: &[&str] = &[$($name,)*];
+    };
+}
+
+known_tags_stable! {
+    HTML = "html", HEAD = "head", BODY = "body", TITLE = "title", META = "meta",
+    SCRIPT = "script", STYLE = "style", NOSCRIPT = "noscript", TEMPLATE = "template",
+    IFRAME = "iframe", SVG = "svg", MATH = "math", LINK = "link", BASE = "base",
+    A = "a", P = "p", DIV = "div", SPAN = "span", BR = "br", HR = "hr", IMG = "img",
+    PICTURE = "picture", FIGURE = "figure", FIGCAPTION = "figcaption",
+    H1 = "h1", H2 = "h2", H3 = "h3", H4 = "h4", H5 = "h5", H6 = "h6", HGROUP = "hgroup",
+    UL = "ul", OL = "ol", LI = "li", DL = "dl", DT = "dt", DD = "dd", MENU = "menu",
+    TABLE = "table", THEAD = "thead", TBODY = "tbody", TFOOT = "tfoot", TR = "tr",
+    TD = "td", TH = "th", CAPTION = "caption", COLGROUP = "colgroup", COL = "col",
+    ARTICLE = "article", SECTION = "section", MAIN = "main", ASIDE = "aside",
+    NAV = "nav", HEADER = "header", FOOTER = "footer", ADDRESS = "address",
+    BLOCKQUOTE = "blockquote", PRE = "pre", CODE = "code", CENTER = "center",
+    DETAILS = "details", SUMMARY = "summary", DIALOG = "dialog",
+    FORM = "form", FIELDSET = "fieldset", LEGEND = "legend", LABEL = "label",
+    INPUT = "input", BUTTON = "button", SELECT = "select", OPTION = "option",
+    OPTGROUP = "optgroup", DATALIST = "datalist", TEXTAREA = "textarea",
+    OUTPUT = "output", OBJECT = "object", EMBED = "embed", VIDEO = "video",
+    AUDIO = "audio", SOURCE = "source", TRACK = "track", CANVAS = "canvas", MAP = "map",
+    AREA = "area", FRAMESET = "frameset", FRAME = "frame", NOFRAMES = "noframes",
+    B = "b", I = "i", EM = "em", STRONG = "strong", U = "u", S = "s", SMALL = "small",
+    BIG = "big", SUB = "sub", SUP = "sup", FONT = "font", ABBR = "abbr", CITE = "cite",
+    Q = "q", DFN = "dfn", KBD = "kbd", SAMP = "samp", VAR = "var", TIME = "time",
+    MARK = "mark", DEL = "del", INS = "ins", BDI = "bdi", BDO = "bdo", DATA = "data",
+    WBR = "wbr", NOBR = "nobr", STRIKE = "strike", TT = "tt", RUBY = "ruby", RT = "rt",
+    RP = "rp", XMP = "xmp", LISTING = "listing", PLAINTEXT = "plaintext",
+    SELECTEDCONTENT = "selectedcontent",
+}
+
+impl Tag {
+    /// Number of tags with fixed ids.
+    pub const KNOWN: usize = KNOWN_TAGS.len();
+
+    /// `h1` … `h6`.
+    pub fn is_heading(self) -> bool {
+        (Tag::H1.0..=Tag::H6.0).contains(&self.0)
+    }
+}
+
+/// What a node is.
+#[derive(Clone, Debug)]
+pub enum NodeKind {
+    /// The document root.
+    Document,
+    /// An element.
+    Element(ElementData),
+    /// A run of text; `start..end` is a byte range of [`Dom::text`].
+    Text {
+        /// First byte in the text buffer.
+        start: u32,
+        /// One past the last byte.
+        end: u32,
+    },
+    /// Anything else the parser creates (comments, processing instructions,
+    /// template contents); never linked into the tree.
+    Other,
+}
+
+/// An element's name and attributes.
+#[derive(Clone, Debug)]
+pub struct ElementData {
+    /// The interned local name.
+    pub tag: Tag,
+    /// The element's namespace (HTML, SVG, MathML).
+    pub ns: Namespace,
+    /// First attribute in [`Dom::attrs`].
+    pub attrs_start: u32,
+    /// Number of attributes.
+    pub attrs_len: u32,
+}
+
+/// One attribute; the value is a byte range of [`Dom::attr_text`].
+#[derive(Clone, Debug)]
+pub struct Attr {
+    /// Local name (lower case, as the tokenizer gives it).
+    pub name: LocalName,
+    /// First byte of the value.
+    pub start: u32,
+    /// One past the last byte of the value.
+    pub end: u32,
+}
+
+/// A node and its links to its neighbours.
+#[derive(Clone, Debug)]
+pub struct Node {
+    /// Parent, or [`NodeId::NONE`].
+    pub parent: NodeId,
+    /// First child, or [`NodeId::NONE`].
+    pub first_child: NodeId,
+    /// Last child, or [`NodeId::NONE`].
+    pub last_child: NodeId,
+    /// Previous sibling, or [`NodeId::NONE`].
+    pub prev_sibling: NodeId,
+    /// Next sibling, or [`NodeId::NONE`].
+    pub next_sibling: NodeId,
+    /// What the node is.
+    pub kind: NodeKind,
+}
+
+impl Node {
+    fn new(kind: NodeKind) -> Node {
+        Node {
+            parent: NodeId::NONE,
+            first_child: NodeId::NONE,
+            last_child: NodeId::NONE,
+            prev_sibling: NodeId::NONE,
+            next_sibling: NodeId::NONE,
+            kind,
+        }
+    }
+}
+
+/// A parsed page.
+#[derive(Clone, Debug)]
+pub struct Dom {
+    /// All nodes; `nodes[0]` is the document.
+    pub nodes: Vec<Node>,
+    /// Text of all text nodes, back to back.
+    pub text: String,
+    /// Attributes of all elements.
+    pub attrs: Vec<Attr>,
+    /// Attribute values, back to back.
+    pub attr_text: String,
+    tag_names: Vec<LocalName>,
+    tag_ids: FxHashMap<LocalName, Tag>,
+}
+
+impl Default for Dom {
+    fn default() -> Self {
+        Dom::new()
+    }
+}
+
+/// The document node's id.
+pub const DOCUMENT: NodeId = NodeId(0);
+
+impl Dom {
+    /// An empty document (just the document node).
+    pub fn new() -> Dom {
+        let mut dom = Dom {
+            nodes: vec![Node::new(NodeKind::Document)],
+            text: String::new(),
+            attrs: Vec::new(),
+            attr_text: String::new(),
+            tag_names: Vec::with_capacity(KNOWN_TAGS.len() + 16),
+            tag_ids: FxHashMap::default(),
+        };
+        for name in KNOWN_TAGS {
+            dom.intern_tag(&LocalName::from(*name));
+        }
+        dom
+    }
+
+    /// Number of nodes (the length of node-indexed vectors).
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Whether the document has only its root node.
+    pub fn is_empty(&self) -> bool {
+        self.nodes.len() <= 1
+    }
+
+    /// The node with this id.
+    #[inline]
+    pub fn node(&self, id: NodeId) -> &Node {
+        &self.nodes[id.index()]
+    }
+
+    /// The id interned for a local name, adding it if new.
+    pub fn intern_tag(&mut self, name: &LocalName) -> Tag {
+        if let Some(tag) = self.tag_ids.get(name) {
+            return *tag;
+        }
+        // More than 65,535 distinct tag names on one page is an attack or
+        // junk; fold the rest into the last id rather than fail.
+        let tag = Tag(self.tag_names.len().min(u16::MAX as usize) as u16);
+        if (tag.0 as usize) == self.tag_names.len() {
+            self.tag_names.push(name.clone());
+        }
+        self.tag_ids.insert(name.clone(), tag);
+        tag
+    }
+
+    /// The local name of an interned tag.
+    pub fn tag_name(&self, tag: Tag) -> &str {
+        self.tag_names
+            .get(tag.0 as usize)
+            .map(|n| &**n)
+            .unwrap_or("")
+    }
+
+    /// The element data of `id`, if it is an element.
+    #[inline]
+    pub fn element(&self, id: NodeId) -> Option<&ElementData> {
+        match &self.nodes[id.index()].kind {
+            NodeKind::Element(e) => Some(e),
+            _ => None,
+        }
+    }
+
+    /// The tag of `id`, if it is an element.
+    #[inline]
+    pub fn tag(&self, id: NodeId) -> Option<Tag> {
+        self.element(id).map(|e| e.tag)
+    }
+
+    /// Whether `id` is an HTML element with this tag.
+    #[inline]
+    pub fn is(&self, id: NodeId, tag: Tag) -> bool {
+        self.tag(id) == Some(tag)
+    }
+
+    /// The raw (un-collapsed) text of a text node, or `None`.
+    #[inline]
+    pub fn text_of(&self, id: NodeId) -> Option<&str> {
+        match self.nodes[id.index()].kind {
+            NodeKind::Text { start, end } => Some(&self.text[start as usize..end as usize]),
+            _ => None,
+        }
+    }
+
+    /// The attributes of an element (empty for other nodes).
+    pub fn attrs_of(&self, id: NodeId) -> &[Attr] {
+        match self.element(id) {
+            Some(e) => {
+                let s = e.attrs_start as usize;
+                &self.attrs[s..s + e.attrs_len as usize]
+            }
+            None => &[],
+        }
+    }
+
+    /// The value of attribute `name` on element `id`.
+    pub fn attr(&self, id: NodeId, name: &str) -> Option<&str> {
+        self.attrs_of(id)
+            .iter()
+            .find(|a| &*a.name == name)
+            .map(|a| &self.attr_text[a.start as usize..a.end as usize])
+    }
+
+    /// The children of `id`, first to last.
+    pub fn children(&self, id: NodeId) -> Children<'_> {
+        Children {
+            dom: self,
+            next: self.nodes[id.index()].first_child,
+        }
+    }
+
+    /// The first child element of `id` with this tag.
+    pub fn child_element(&self, id: NodeId, tag: Tag) -> Option<NodeId> {
+        self.children(id).find(|&c| self.is(c, tag))
+    }
+
+    /// `html`'s `body` child, if there is one.
+    pub fn body(&self) -> Option<NodeId> {
+        let html = self.child_element(DOCUMENT, Tag::HTML)?;
+        self.child_element(html, Tag::BODY)
+    }
+
+    /// The root of the content the algorithms look at: `<body>`, else the
+    /// `<html>` element (a frameset page), else the document.
+    pub fn content_root(&self) -> NodeId {
+        self.body()
+            .or_else(|| self.child_element(DOCUMENT, Tag::HTML))
+            .unwrap_or(DOCUMENT)
+    }
+
+    /// The nodes of the subtree of `root` in document order (pre-order),
+    /// `root` first. Iterative: safe on any depth.
+    pub fn descendants(&self, root: NodeId) -> Descendants<'_> {
+        Descendants {
+            dom: self,
+            root,
+            next: root,
+        }
+    }
+
+    /// A walk over the subtree of `root` that reports both entering and
+    /// leaving every node, without recursion or a stack.
+    pub fn traverse(&self, root: NodeId) -> Traverse<'_> {
+        Traverse {
+            dom: self,
+            root,
+            next: Some(Edge::Enter(root)),
+        }
+    }
+
+    // ---- tree surgery (used by the parser and the cleaner) ----
+
+    pub(crate) fn push(&mut self, kind: NodeKind) -> NodeId {
+        let id = NodeId(u32::try_from(self.nodes.len()).unwrap_or(u32::MAX - 1));
+        self.nodes.push(Node::new(kind));
+        id
+    }
+
+    /// Unlinks `id` from its parent and siblings (the subtree stays intact).
+    pub fn detach(&mut self, id: NodeId) {
+        let (parent, prev, next) = {
+            let n = &self.nodes[id.index()];
+            (n.parent, n.prev_sibling, n.next_sibling)
+        };
+        if parent.is_none() {
+            return;
+        }
+        if prev.is_none() {
+            self.nodes[parent.index()].first_child = next;
+        } else {
+            self.nodes[prev.index()].next_sibling = next;
+        }
+        if next.is_none() {
+            self.nodes[parent.index()].last_child = prev;
+        } else {
+            self.nodes[next.index()].prev_sibling = prev;
+        }
+        let n = &mut self.nodes[id.index()];
+        n.parent = NodeId::NONE;
+        n.prev_sibling = NodeId::NONE;
+        n.next_sibling = NodeId::NONE;
+    }
+
+    /// Links the detached node `child` as the last child of `parent`.
+    pub(crate) fn append_child(&mut self, parent: NodeId, child: NodeId) {
+        let last = self.nodes[parent.index()].last_child;
+        {
+            let c = &mut self.nodes[child.index()];
+            c.parent = parent;
+            c.prev_sibling = last;
+            c.next_sibling = NodeId::NONE;
+        }
+        if last.is_none() {
+            self.nodes[parent.index()].first_child = child;
+        } else {
+            self.nodes[last.index()].next_sibling = child;
+        }
+        self.nodes[parent.index()].last_child = child;
+    }
+
+    /// Links the detached node `child` just before `sibling`.
+    pub(crate) fn insert_before(&mut self, sibling: NodeId, child: NodeId) {
+        let parent = self.nodes[sibling.index()].parent;
+        let prev = self.nodes[sibling.index()].prev_sibling;
+        {
+            let c = &mut self.nodes[child.index()];
+            c.parent = parent;
+            c.prev_sibling = prev;
+            c.next_sibling = sibling;
+        }
+        self.nodes[sibling.index()].prev_sibling = child;
+        if prev.is_none() {
+            if !parent.is_none() {
+                self.nodes[parent.index()].first_child = child;
+            }
+        } else {
+            self.nodes[prev.index()].next_sibling = child;
+        }
+    }
+
+    /// Appends `s` to text node `id`, keeping its bytes contiguous.
+    pub(crate) fn extend_text(&mut self, id: NodeId, s: &str) {
+        if let NodeKind::Text { start, end } = self.nodes[id.index()].kind {
+            if end as usize == self.text.len() {
+                self.text.push_str(s);
+                let end = to_u32(self.text.len());
+                self.nodes[id.index()].kind = NodeKind::Text { start, end };
+            } else {
+                // Not the last text written: move it to the end first.
+                let new_start = to_u32(self.text.len());
+                self.text.extend_from_within(start as usize..end as usize);
+                self.text.push_str(s);
+                let new_end = to_u32(self.text.len());
+                self.nodes[id.index()].kind = NodeKind::Text {
+                    start: new_start,
+                    end: new_end,
+                };
+            }
+        }
+    }
+
+    /// A new, unlinked text node holding `s`.
+    pub(crate) fn new_text(&mut self, s: &str) -> NodeId {
+        let start = to_u32(self.text.len());
+        self.text.push_str(s);
+        let end = to_u32(self.text.len());
+        self.push(NodeKind::Text { start, end })
+    }
+}
+
+/// Clamps a buffer offset to `u32` (buffers are capped far below 4 GiB by
+/// the input size limit, so this never actually clamps).
+#[inline]
+fn to_u32(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+/// Iterator over a node's children.
+pub struct Children<'a> {
+    dom: &'a Dom,
+    next: NodeId,
+}
+
+impl Iterator for Children<'_> {
+    type Item = NodeId;
+    #[inline]
+    fn next(&mut self) -> Option<NodeId> {
+        let cur = self.next.some()?;
+        self.next = self.dom.nodes[cur.index()].next_sibling;
+        Some(cur)
+    }
+}
+
+/// Pre-order iterator over a subtree.
+pub struct Descendants<'a> {
+    dom: &'a Dom,
+    root: NodeId,
+    next: NodeId,
+}
+
+impl Iterator for Descendants<'_> {
+    type Item = NodeId;
+    fn next(&mut self) -> Option<NodeId> {
+        let cur = self.next.some()?;
+        let nodes = &self.dom.nodes;
+        let n = &nodes[cur.index()];
+        self.next = if !n.first_child.is_none() {
+            n.first_child
+        } else {
+            // Climb until a node with a next sibling, stopping at the root.
+            let mut x = cur;
+            loop {
+                if x == self.root {
+                    break NodeId::NONE;
+                }
+                let nx = &nodes[x.index()];
+                if !nx.next_sibling.is_none() {
+                    break nx.next_sibling;
+                }
+                x = nx.parent;
+                if x.is_none() {
+                    break NodeId::NONE;
+                }
+            }
+        };
+        Some(cur)
+    }
+}
+
+/// One step of a [`Traverse`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Edge {
+    /// The walk arrives at a node (before its children).
+    Enter(NodeId),
+    /// The walk leaves a node (after its children).
+    Leave(NodeId),
+}
+
+/// Enter/leave walk over a subtree; see [`Dom::traverse`].
+pub struct Traverse<'a> {
+    dom: &'a Dom,
+    root: NodeId,
+    next: Option<Edge>,
+}
+
+impl Iterator for Traverse<'_> {
+    type Item = Edge;
+    fn next(&mut self) -> Option<Edge> {
+        let cur = self.next?;
+        let nodes = &self.dom.nodes;
+        self.next = match cur {
+            Edge::Enter(id) => {
+                let fc = nodes[id.index()].first_child;
+                if fc.is_none() {
+                    Some(Edge::Leave(id))
+                } else {
+                    Some(Edge::Enter(fc))
+                }
+            }
+            Edge::Leave(id) => {
+                if id == self.root {
+                    None
+                } else {
+                    let n = &nodes[id.index()];
+                    if !n.next_sibling.is_none() {
+                        Some(Edge::Enter(n.next_sibling))
+                    } else if !n.parent.is_none() {
+                        Some(Edge::Leave(n.parent))
+                    } else {
+                        None
+                    }
+                }
+            }
+        };
+        Some(cur)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn known_tags_have_fixed_ids() {
+        let dom = Dom::new();
+        assert_eq!(dom.tag_name(Tag::A), "a");
+        assert_eq!(dom.tag_name(Tag::BODY), "body");
+        assert_eq!(dom.tag_name(Tag::SELECTEDCONTENT), "selectedcontent");
+        assert!(Tag::H3.is_heading());
+        assert!(!Tag::P.is_heading());
+    }
+
+    #[test]
+    fn surgery_and_walks() {
+        let mut dom = Dom::new();
+        let div = dom.intern_tag(&LocalName::from("div"));
+        let mk = |dom: &mut Dom| {
+            dom.push(NodeKind::Element(ElementData {
+                tag: div,
+                ns: html5ever::ns!(html),
+                attrs_start: 0,
+                attrs_len: 0,
+            }))
+        };
+        let a = mk(&mut dom);
+        let b = mk(&mut dom);
+        let c = mk(&mut dom);
+        dom.append_child(DOCUMENT, a);
+        dom.append_child(a, c);
+        dom.insert_before(c, b);
+        let t = dom.new_text("x");
+        dom.append_child(b, t);
+        dom.extend_text(t, "y");
+        assert_eq!(dom.text_of(t), Some("xy"));
+        let order: Vec<_> = dom.descendants(DOCUMENT).collect();
+        assert_eq!(order, vec![DOCUMENT, a, b, t, c]);
+        let edges: Vec<_> = dom.traverse(a).collect();
+        assert_eq!(
+            edges,
+            vec![
+                Edge::Enter(a),
+                Edge::Enter(b),
+                Edge::Enter(t),
+                Edge::Leave(t),
+                Edge::Leave(b),
+                Edge::Enter(c),
+                Edge::Leave(c),
+                Edge::Leave(a)
+            ]
+        );
+        dom.detach(b);
+        assert_eq!(dom.children(a).collect::<Vec<_>>(), vec![c]);
+        // A text node moved after other text was written stays contiguous.
+        let u = dom.new_text("q");
+        dom.extend_text(t, "z");
+        assert_eq!(dom.text_of(t), Some("xyz"));
+        assert_eq!(dom.text_of(u), Some("q"));
+    }
+}
