@@ -1,0 +1,103 @@
+//! Helpers shared by the data tests: locate `../shared/data`, run an
+//! algorithm in-process over a folder, and score it.
+//!
+//! The real pages are not in the repository. When the data directory is
+//! absent (a user's fresh clone), every data test prints why and passes
+//! without asserting; CI has the data and runs them. `UNCHAFF_DATA` points
+//! the tests at another directory with the same layout.
+
+#![allow(dead_code)]
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+use rayon::prelude::*;
+use unchaff::{Extractor, Options};
+use unchaff_eval::dataset::Dataset;
+use unchaff_eval::metrics::{self, Summary};
+
+/// The data root, or `None` (after saying so) when it is absent.
+pub fn data_root() -> Option<PathBuf> {
+    let root = match std::env::var_os("UNCHAFF_DATA") {
+        Some(p) => PathBuf::from(p),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data"),
+    };
+    if root.join("scrapinghub/manifest.jsonl").is_file() {
+        Some(root)
+    } else {
+        eprintln!(
+            "skipping: dataset directory {} not found (set UNCHAFF_DATA to run the data tests)",
+            root.display()
+        );
+        None
+    }
+}
+
+/// Extracts every page of `folder` with `algorithm` and `params`.
+pub fn run_folder(
+    root: &std::path::Path,
+    folder: &str,
+    algorithm: &str,
+    params: &[(&str, &str)],
+) -> (Dataset, HashMap<String, String>) {
+    let ds = Dataset::open(&root.join(folder)).expect("open dataset");
+    let opts = Options {
+        algorithm: algorithm.to_owned(),
+        params: params
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect(),
+        ..Options::default()
+    };
+    let ex = Extractor::new(&opts).expect("build algorithm");
+    let preds: HashMap<String, String> = ds
+        .pages
+        .par_iter()
+        .map(|p| {
+            let bytes = ds.read_page_bytes(p).expect("read page");
+            let text = ex.extract(&bytes).map(|e| e.text).unwrap_or_default();
+            (p.id.clone(), text)
+        })
+        .collect();
+    (ds, preds)
+}
+
+/// Shingle P/R/F1 of `preds` against the folder's gold (the benchmark's
+/// aggregation).
+pub fn shingle(ds: &Dataset, preds: &HashMap<String, String>) -> Summary {
+    let pages: Vec<_> = ds
+        .pages
+        .iter()
+        .filter_map(|p| {
+            let gold = ds.read_gold(p).ok()??;
+            Some(metrics::shingle_page(
+                &gold,
+                preds.get(&p.id).map_or("", String::as_str),
+            ))
+        })
+        .collect();
+    metrics::shingle_summary(&pages)
+}
+
+/// Mean CJK-aware token F1 over the folder's pages with `lang == zh`.
+pub fn token_f1_zh(ds: &Dataset, preds: &HashMap<String, String>) -> f64 {
+    let f1s: Vec<f64> = ds
+        .pages
+        .iter()
+        .filter(|p| p.lang.as_deref() == Some("zh"))
+        .filter_map(|p| {
+            let gold = ds.read_gold(p).ok()??;
+            Some(metrics::token_prf(&gold, preds.get(&p.id).map_or("", String::as_str)).f1)
+        })
+        .collect();
+    f1s.iter().sum::<f64>() / f1s.len().max(1) as f64
+}
+
+/// Asserts `value >= floor`, naming what was measured.
+pub fn assert_floor(what: &str, value: f64, floor: f64) {
+    eprintln!("{what}: {value:.4} (floor {floor:.3})");
+    assert!(
+        value >= floor,
+        "{what} fell to {value:.4}, below its floor {floor:.3}"
+    );
+}
