@@ -127,6 +127,9 @@ pub enum NodeKind {
 pub struct ElementData {
     /// The interned local name.
     pub tag: Tag,
+    /// The local name as the parser's atom (cheap to clone; the tree
+    /// builder asks for it constantly).
+    pub name: LocalName,
     /// The element's namespace (HTML, SVG, MathML).
     pub ns: Namespace,
     /// First attribute in [`Dom::attrs`].
@@ -582,6 +585,7 @@ mod tests {
         let mk = |dom: &mut Dom| {
             dom.push(NodeKind::Element(ElementData {
                 tag: div,
+                name: LocalName::from("div"),
                 ns: html5ever::ns!(html),
                 attrs_start: 0,
                 attrs_len: 0,

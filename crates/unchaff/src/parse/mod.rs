@@ -16,11 +16,20 @@ use html5ever::{Attribute, LocalName, Namespace, QualName, ns, parse_document};
 
 use crate::dom::{Attr, DOCUMENT, Dom, ElementData, NodeId, NodeKind};
 
-/// Parses a whole document.
+mod raw_text;
+
+pub use raw_text::strip_raw_text;
+
+/// Parses a whole document (script, style and noscript bodies are skipped:
+/// see [`strip_raw_text`]).
 pub fn parse(html: &str) -> Dom {
+    parse_unfiltered(&strip_raw_text(html))
+}
+
+/// Parses a whole document exactly as given.
+pub fn parse_unfiltered(html: &str) -> Dom {
     let sink = Sink {
         dom: RefCell::new(Dom::new()),
-        names: RefCell::new(Vec::new()),
     };
     let parser = parse_document(sink, Default::default());
     parser.one(StrTendril::from_slice(html))
@@ -45,9 +54,6 @@ impl ElemName for OwnedName {
 
 struct Sink {
     dom: RefCell<Dom>,
-    /// The full local name of every element, by node index (unknown tags
-    /// beyond the interner's capacity keep their real name here).
-    names: RefCell<Vec<Option<LocalName>>>,
 }
 
 impl Sink {
@@ -95,18 +101,11 @@ impl TreeSink for Sink {
     }
 
     fn elem_name<'a>(&'a self, target: &'a NodeId) -> OwnedName {
-        let dom = self.dom.borrow();
-        match &dom.nodes[target.index()].kind {
-            NodeKind::Element(e) => {
-                let local = match self.names.borrow().get(target.index()) {
-                    Some(Some(name)) => name.clone(),
-                    _ => LocalName::from(dom.tag_name(e.tag)),
-                };
-                OwnedName {
-                    ns: e.ns.clone(),
-                    local,
-                }
-            }
+        match &self.dom.borrow().nodes[target.index()].kind {
+            NodeKind::Element(e) => OwnedName {
+                ns: e.ns.clone(),
+                local: e.name.clone(),
+            },
             // The tree builder only asks for elements' names.
             _ => OwnedName {
                 ns: ns!(),
@@ -120,21 +119,13 @@ impl TreeSink for Sink {
         let tag = dom.intern_tag(&name.local);
         let attrs_start = u32::try_from(dom.attrs.len()).unwrap_or(u32::MAX);
         Sink::push_attrs(&mut dom, &attrs);
-        let id = dom.push(NodeKind::Element(ElementData {
+        dom.push(NodeKind::Element(ElementData {
             tag,
+            name: name.local,
             ns: name.ns,
             attrs_start,
             attrs_len: attrs.len() as u32,
-        }));
-        if dom.tag_name(tag) != &*name.local {
-            // The interner folded this name: keep the real one for elem_name.
-            let mut names = self.names.borrow_mut();
-            if names.len() <= id.index() {
-                names.resize(id.index() + 1, None);
-            }
-            names[id.index()] = Some(name.local);
-        }
-        id
+        }))
     }
 
     fn create_comment(&self, _text: StrTendril) -> NodeId {
