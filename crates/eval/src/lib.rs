@@ -1,1 +1,80 @@
-pub fn x(){}
+//! Quality measurement for unchaff: the metrics of SPEC §8 (shingle F1,
+//! CJK-aware token F1, token LCS F1, character LCS F1), reading the
+//! development datasets, loading extractor outputs, and per-folder reports.
+//!
+//! A typical run:
+//!
+//! ```no_run
+//! use std::path::Path;
+//! use unchaff_eval::{dataset::Dataset, outputs, report};
+//!
+//! let dataset = Dataset::open(Path::new("../shared/data/scrapinghub"))?;
+//! let predictions = outputs::load(Path::new("out/scrapinghub"))?;
+//! let scores = report::score_folder(&dataset, &predictions)?;
+//! print!("{}", report::format_table(&[scores]));
+//! # Ok::<(), unchaff_eval::EvalError>(())
+//! ```
+
+use std::path::{Path, PathBuf};
+
+pub mod dataset;
+pub mod metrics;
+pub mod outputs;
+pub mod report;
+
+pub use dataset::{Dataset, Filter, PageEntry};
+pub use metrics::{Prf, ShinglePage, Summary};
+pub use report::{FolderScores, Metric, PageDelta, PageScore};
+
+/// Errors of this crate.
+#[derive(Debug, thiserror::Error)]
+pub enum EvalError {
+    /// Reading or writing a file failed.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file or folder.
+        path: PathBuf,
+        /// The underlying error.
+        source: std::io::Error,
+    },
+    /// A manifest line is malformed.
+    #[error("{}:{line}: {message}", path.display())]
+    Manifest {
+        /// The manifest file.
+        path: PathBuf,
+        /// The 1-based line number.
+        line: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// An outputs file or folder is malformed.
+    #[error("{}: {message}", path.display())]
+    Outputs {
+        /// The file or folder.
+        path: PathBuf,
+        /// What is wrong.
+        message: String,
+    },
+    /// A filter expression is not `key=value`.
+    #[error("invalid filter {0:?}: expected key=value")]
+    Filter(String),
+    /// An unknown metric name.
+    #[error("unknown metric {0:?}: expected shingle, token, lcs or char-lcs")]
+    Metric(String),
+}
+
+impl EvalError {
+    fn io(path: &Path, source: std::io::Error) -> Self {
+        EvalError::Io {
+            path: path.to_path_buf(),
+            source,
+        }
+    }
+}
+
+/// Decodes a text file's bytes: UTF-8 with invalid sequences replaced, and a
+/// leading byte-order mark dropped.
+fn decode_text(bytes: &[u8]) -> String {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    String::from_utf8_lossy(bytes).into_owned()
+}
