@@ -298,14 +298,11 @@ fn cmd_eval(a: EvalArgs) -> CliResult {
 }
 
 fn print_table(rows: &[FolderScores], markdown: bool) {
-    let mut all = rows.to_vec();
-    if rows.len() > 1 {
-        all.push(report::mean_row(rows));
-    }
+    // Both formats end with the mean over folders.
     if markdown {
-        print!("{}", report::format_markdown(&all));
+        print!("{}", report::format_markdown(rows));
     } else {
-        print!("{}", report::format_table(&all));
+        print!("{}", report::format_table(rows));
     }
 }
 

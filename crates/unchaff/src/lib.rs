@@ -192,6 +192,10 @@ pub const BINARY_CONTROL_PERCENT: u32 = 2;
 /// How much of the input the binary check reads.
 pub const BINARY_SNIFF_BYTES: usize = 8 * 1024;
 
+/// Fewest control bytes that make input binary: a short text with a few
+/// stray control characters is still text.
+pub const BINARY_MIN_CONTROLS: usize = 32;
+
 impl Extractor {
     /// Builds the algorithm the options name.
     pub fn new(options: &Options) -> Result<Extractor, Error> {
@@ -265,7 +269,9 @@ fn check_not_binary(bytes: &[u8]) -> Result<(), Error> {
         .filter(|&&b| b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r' | 0x0c | 0x1b))
         .count();
     let percent = (controls * 100 / head.len().max(1)) as u32;
-    if controls * 100 > head.len() * BINARY_CONTROL_PERCENT as usize {
+    if controls >= BINARY_MIN_CONTROLS
+        && controls * 100 > head.len() * BINARY_CONTROL_PERCENT as usize
+    {
         return Err(Error::Binary { percent });
     }
     Ok(())

@@ -16,14 +16,14 @@ use html5ever::{Attribute, LocalName, Namespace, QualName, ns, parse_document};
 
 use crate::dom::{Attr, DOCUMENT, Dom, ElementData, NodeId, NodeKind};
 
-mod raw_text;
+mod prefilter;
 
-pub use raw_text::strip_raw_text;
+pub use prefilter::{MAX_DEPTH, prefilter};
 
-/// Parses a whole document (script, style and noscript bodies are skipped:
-/// see [`strip_raw_text`]).
+/// Parses a whole document, after the [`prefilter`] (script, style and
+/// noscript bodies skipped, nesting capped at [`MAX_DEPTH`]).
 pub fn parse(html: &str) -> Dom {
-    parse_unfiltered(&strip_raw_text(html))
+    parse_unfiltered(&prefilter(html))
 }
 
 /// Parses a whole document exactly as given.

@@ -1,7 +1,6 @@
-//! A linear pre-pass that empties `<script>`, `<style>` and `<noscript>`
-//! elements before tokenizing.
+//! A linear pre-pass over the markup before tokenizing. It does two jobs:
 //!
-//! Their bodies are raw text the cleaner throws away anyway, yet they are
+//! **Empties `<script>`, `<style>` and `<noscript>` elements.** Their bodies are raw text the cleaner throws away anyway, yet they are
 //! over half the bytes of a modern page (54% of scrapinghub's HTML) and the
 //! tokenizer walks them character by character. Removing them first makes
 //! the same tree, minus text nodes that [`crate::clean`] would drop.
@@ -13,8 +12,66 @@
 //! `<plaintext>`, and leaves alone any script whose body contains `<!--`
 //! (the tokenizer's escaped states, where `</script>` may not end it).
 //! Whatever it is unsure of, it keeps.
+//!
+//! **Caps nesting depth at [`MAX_DEPTH`].** The HTML5 tree builder looks
+//! through the stack of open elements for every block start tag, so
+//! 100,000 nested `<div>`s cost it 5·10⁹ steps (128 s measured). Like
+//! Blink's parser, which attaches elements nested deeper than 512 to the
+//! 512th ancestor, the pre-pass tracks a simulated stack of open elements
+//! and removes start tags (and their end tags) below that depth; their text
+//! stays, in the deepest kept element. Elements whose end tags are optional
+//! or implied (`p`, `li`, `td`, …) and void elements are not counted, so
+//! sloppy markup does not make the simulated stack drift upward.
 
 use memchr::{memchr, memmem};
+
+/// Deepest nesting of elements kept; deeper start tags are dropped.
+/// 512 = Blink's `kMaximumHTMLParserDOMTreeDepth`; real pages stay under
+/// ~150 (dev data).
+pub const MAX_DEPTH: usize = 512;
+
+/// Elements never pushed on the simulated stack: void elements, and those
+/// whose end tags are optional or implied by their siblings.
+const NOT_STACKED: &[&[u8]] = &[
+    b"area",
+    b"base",
+    b"br",
+    b"col",
+    b"embed",
+    b"hr",
+    b"img",
+    b"input",
+    b"link",
+    b"meta",
+    b"param",
+    b"source",
+    b"track",
+    b"wbr",
+    b"keygen",
+    b"frame",
+    b"p",
+    b"li",
+    b"dt",
+    b"dd",
+    b"option",
+    b"optgroup",
+    b"tr",
+    b"td",
+    b"th",
+    b"tbody",
+    b"thead",
+    b"tfoot",
+    b"colgroup",
+    b"caption",
+    b"rb",
+    b"rt",
+    b"rtc",
+    b"rp",
+    b"html",
+    b"head",
+    b"body",
+    b"image",
+];
 
 /// The elements whose bodies are removed.
 const EMPTIED: &[&[u8]] = &[b"script", b"style", b"noscript"];
@@ -29,12 +86,75 @@ const RAW_KEPT: &[&[u8]] = &[
     b"noframes",
 ];
 
-/// `html` without the bodies of script, style and noscript elements; the
-/// input itself (borrowed) when there is nothing to remove.
-pub fn strip_raw_text(html: &str) -> std::borrow::Cow<'_, str> {
+/// A tag name folded for comparison: ASCII lower case, at most 16 bytes
+/// (longer names share a key with their prefix: harmless for depth).
+fn name_key(name: &[u8]) -> u128 {
+    let mut k: u128 = 0;
+    for &c in name.iter().take(16) {
+        k = (k << 8) | u128::from(c.to_ascii_lowercase());
+    }
+    k ^ (name.len().min(255) as u128) << 120
+}
+
+/// The simulated stack of open elements (see the module doc).
+#[derive(Default)]
+struct DepthLimit {
+    stack: Vec<u128>,
+    /// Dropped start tags whose end tags are still to come, by name.
+    dropped: rustc_hash::FxHashMap<u128, u32>,
+    /// Inside `<svg>`/`<math>`, where `/>` really closes an element.
+    foreign: u32,
+}
+
+impl DepthLimit {
+    /// A start tag; returns whether to drop it.
+    fn open(&mut self, name: &[u8], self_closing: bool) -> bool {
+        if NOT_STACKED.iter().any(|n| name.eq_ignore_ascii_case(n)) {
+            return false;
+        }
+        if self_closing && self.foreign > 0 {
+            return false;
+        }
+        let key = name_key(name);
+        if self.stack.len() >= MAX_DEPTH {
+            *self.dropped.entry(key).or_insert(0) += 1;
+            return true;
+        }
+        if name.eq_ignore_ascii_case(b"svg") || name.eq_ignore_ascii_case(b"math") {
+            self.foreign += 1;
+        }
+        self.stack.push(key);
+        false
+    }
+
+    /// An end tag; returns whether to drop it.
+    fn close(&mut self, name: &[u8]) -> bool {
+        let key = name_key(name);
+        if let Some(n) = self.dropped.get_mut(&key).filter(|n| **n > 0) {
+            *n -= 1;
+            return true;
+        }
+        // Close up to the nearest open element of that name, if any (the
+        // stack is at most MAX_DEPTH deep, so this search is bounded).
+        if let Some(pos) = self.stack.iter().rposition(|&k| k == key) {
+            for k in self.stack.drain(pos..) {
+                if k == name_key(b"svg") || k == name_key(b"math") {
+                    self.foreign = self.foreign.saturating_sub(1);
+                }
+            }
+        }
+        false
+    }
+}
+
+/// `html` without the bodies of script, style and noscript elements and
+/// without the tags nested deeper than [`MAX_DEPTH`]; the input itself
+/// (borrowed) when there is nothing to remove.
+pub fn prefilter(html: &str) -> std::borrow::Cow<'_, str> {
     let b = html.as_bytes();
     // Byte ranges to cut, in order.
     let mut cuts: Vec<(usize, usize)> = Vec::new();
+    let mut depth = DepthLimit::default();
     let mut i = 0;
     while let Some(off) = memchr(b'<', &b[i..]) {
         let lt = i + off;
@@ -52,7 +172,16 @@ pub fn strip_raw_text(html: &str) -> std::borrow::Cow<'_, str> {
             continue;
         }
         if rest.first() == Some(&b'/') {
-            i = tag_end(b, lt + 2);
+            let end = tag_end(b, lt + 2);
+            let name_len = rest[1..]
+                .iter()
+                .take_while(|c| !matches!(c, b' ' | b'\t' | b'\n' | b'\r' | b'\x0c' | b'/' | b'>'))
+                .count();
+            if name_len > 0 && rest[1].is_ascii_alphabetic() && depth.close(&rest[1..1 + name_len])
+            {
+                cuts.push((lt, end));
+            }
+            i = end;
             continue;
         }
         let name_len = rest
@@ -68,6 +197,11 @@ pub fn strip_raw_text(html: &str) -> std::borrow::Cow<'_, str> {
         i = open_end;
         if name.eq_ignore_ascii_case(b"plaintext") {
             break;
+        }
+        let self_closing = open_end >= 2 && b[open_end - 2] == b'/';
+        if depth.open(name, self_closing) {
+            cuts.push((lt, open_end));
+            continue;
         }
         let emptied = EMPTIED.iter().any(|n| name.eq_ignore_ascii_case(n));
         let kept = RAW_KEPT.iter().any(|n| name.eq_ignore_ascii_case(n));
@@ -98,7 +232,8 @@ pub fn strip_raw_text(html: &str) -> std::borrow::Cow<'_, str> {
     let mut out = String::with_capacity(html.len() - removed);
     let mut from = 0;
     for (s, e) in cuts {
-        // Cuts start after '>' and end at '<': always on char boundaries.
+        // Cuts start at '<' or after '>' and end at '<' or after '>':
+        // always on char boundaries.
         out.push_str(&html[from..s]);
         from = e;
     }
@@ -166,7 +301,7 @@ mod tests {
     use super::*;
 
     fn s(html: &str) -> String {
-        strip_raw_text(html).into_owned()
+        prefilter(html).into_owned()
     }
 
     #[test]
@@ -208,7 +343,7 @@ mod tests {
             assert_eq!(s(html), html, "changed: {html}");
         }
         assert!(matches!(
-            strip_raw_text("<p>plain</p>"),
+            prefilter("<p>plain</p>"),
             std::borrow::Cow::Borrowed(_)
         ));
     }
@@ -218,6 +353,26 @@ mod tests {
         assert_eq!(s("<style>é…"), "<style>");
         assert_eq!(s("<script>é…"), "<script>é…");
         assert_eq!(s("é<script>ü</script>ß"), "é<script></script>ß");
+    }
+
+    #[test]
+    fn deep_nesting_is_capped_text_kept() {
+        let n = 2000;
+        let html = format!(
+            "{}deep{}<p>after</p>",
+            "<div>".repeat(n),
+            "</div>".repeat(n)
+        );
+        let out = prefilter(&html);
+        assert_eq!(out.matches("<div>").count(), MAX_DEPTH);
+        assert_eq!(out.matches("</div>").count(), MAX_DEPTH);
+        assert!(out.contains("deep") && out.ends_with("<p>after</p>"));
+        // Optional-end-tag and void elements never count.
+        let flat = format!("{}x", "<p><li><br><img>".repeat(3000));
+        assert_eq!(prefilter(&flat), flat);
+        // Self-closing only counts as closed inside svg.
+        let svg = format!("<svg>{}</svg>", "<path/>".repeat(3000));
+        assert_eq!(prefilter(&svg), svg);
     }
 
     #[test]
