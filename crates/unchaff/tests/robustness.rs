@@ -108,7 +108,7 @@ fn a_fifty_megabyte_page() {
     page.push_str("<html><body><div id=main>");
     while page.len() < 50 << 20 {
         page.push_str(para);
-        if page.len() % 7 == 0 {
+        if page.len().is_multiple_of(7) {
             page.push_str(nav);
         }
     }
