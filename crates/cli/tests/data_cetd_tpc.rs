@@ -28,3 +28,35 @@ fn cetd_tpc_chinese_floor() {
         0.865,
     );
 }
+
+#[test]
+fn eval_save_rescored_gives_the_same_figures() {
+    let Some(root) = common::data_root() else { return };
+    let tmp = tempfile::tempdir().unwrap();
+    let bin = env!("CARGO_BIN_EXE_unchaff");
+    let folder = root.join("scrapinghub");
+    let eval = std::process::Command::new(bin)
+        .arg("eval")
+        .arg(&folder)
+        .arg("--save")
+        .arg(tmp.path())
+        .output()
+        .unwrap();
+    assert!(eval.status.success(), "{}", String::from_utf8_lossy(&eval.stderr));
+    let score = std::process::Command::new(bin)
+        .arg("score")
+        .arg(&folder)
+        .arg("--outputs")
+        .arg(tmp.path().join("scrapinghub"))
+        .output()
+        .unwrap();
+    assert!(score.status.success(), "{}", String::from_utf8_lossy(&score.stderr));
+    let row = |o: &std::process::Output| {
+        String::from_utf8_lossy(&o.stdout)
+            .lines()
+            .find(|l| l.starts_with("scrapinghub"))
+            .map(str::to_owned)
+            .expect("scrapinghub row")
+    };
+    assert_eq!(row(&eval), row(&score));
+}

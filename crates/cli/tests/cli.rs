@@ -1,0 +1,277 @@
+//! Integration tests that run the `unchaff` binary as a user would.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn unchaff() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_unchaff"))
+}
+
+fn example() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples/article.html")
+}
+
+fn run(cmd: &mut Command) -> Output {
+    cmd.output().expect("run unchaff")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn extract_the_shipped_example() {
+    let o = run(unchaff().arg("extract").arg(example()));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(text.contains("Counting stones"), "{text}");
+    assert!(text.contains("The river kept our bridge for us"));
+    for chaff in [
+        "Most read",
+        "We use cookies",
+        "All rights reserved",
+        "Related stories",
+        "Subscribe",
+    ] {
+        assert!(!text.contains(chaff), "chaff {chaff:?} in output:\n{text}");
+    }
+}
+
+#[test]
+fn extract_json() {
+    let o = run(unchaff()
+        .args([
+            "extract",
+            "--format",
+            "json",
+            "--url",
+            "https://example.org/bridge",
+        ])
+        .arg(example()));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("valid JSON");
+    assert_eq!(v["url"], "https://example.org/bridge");
+    assert_eq!(
+        v["title"],
+        "How the river town rebuilt its bridge | The Lowland Courier"
+    );
+    assert_eq!(v["algorithm"], "cetd-tpc");
+    assert_eq!(v["charset"], "UTF-8");
+    assert!(v["text"].as_str().unwrap().contains("Opening day"));
+}
+
+#[test]
+fn extract_from_stdin_and_gzip() {
+    let html = std::fs::read(example()).unwrap();
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    gz.write_all(&html).unwrap();
+    let gz = gz.finish().unwrap();
+    for (args, input) in [(vec!["extract"], &html), (vec!["extract", "-"], &gz)] {
+        let mut child = unchaff()
+            .args(&args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child.stdin.take().unwrap().write_all(input).unwrap();
+        let o = child.wait_with_output().unwrap();
+        assert!(o.status.success());
+        assert!(stdout(&o).contains("Counting stones"));
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("page.html.gz");
+    std::fs::write(&path, &gz).unwrap();
+    let o = run(unchaff().arg("extract").arg(&path));
+    assert!(stdout(&o).contains("Counting stones"));
+}
+
+#[test]
+fn extract_with_a_charset_override() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("latin1.html");
+    std::fs::write(&path, b"<p>Cr\xe8me br\xfbl\xe9e for everyone</p>").unwrap();
+    let o = run(unchaff()
+        .args(["extract", "--charset", "iso-8859-1"])
+        .arg(&path));
+    assert_eq!(stdout(&o).trim(), "Crème brûlée for everyone");
+}
+
+#[test]
+fn errors_are_clear_and_exit_non_zero() {
+    let ex = example();
+    let ex = ex.to_str().unwrap();
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (
+            vec!["extract", "/no/such/file.html"],
+            "cannot read /no/such/file.html",
+        ),
+        (
+            vec!["extract", "--algorithm", "nope", ex],
+            "unknown algorithm \"nope\"",
+        ),
+        (
+            vec!["extract", "-p", "lambda=abc", ex],
+            "bad parameter \"lambda\"",
+        ),
+        (
+            vec!["extract", "-p", "colour=red", ex],
+            "has no such parameter",
+        ),
+        (
+            vec!["extract", "--charset", "klingon", ex],
+            "unknown charset",
+        ),
+        (vec!["eval", "/no/such/dir"], "not a dataset folder"),
+    ];
+    for (args, want) in cases {
+        let o = run(unchaff().args(&args).stdin(Stdio::null()));
+        assert!(!o.status.success(), "{args:?} succeeded");
+        assert!(
+            stderr(&o).contains(want),
+            "{args:?}: stderr {:?} lacks {want:?}",
+            stderr(&o)
+        );
+    }
+    // Empty input.
+    let o = run(unchaff().arg("extract").stdin(Stdio::null()));
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("input is empty"));
+}
+
+#[test]
+fn algorithms_are_listed() {
+    let o = run(unchaff().arg("algorithms"));
+    assert!(o.status.success());
+    let out = stdout(&o);
+    assert!(
+        out.lines()
+            .any(|l| l.starts_with("cetd-tpc ") && l.contains("[default]")),
+        "{out}"
+    );
+    for entry in unchaff::algorithms::REGISTRY {
+        assert!(
+            out.lines()
+                .any(|l| l.split_whitespace().next() == Some(entry.name))
+        );
+    }
+}
+
+#[test]
+fn help_explains() {
+    let o = run(unchaff().arg("--help"));
+    let out = stdout(&o);
+    for cmd in ["extract", "eval", "score", "bench", "algorithms"] {
+        assert!(out.contains(cmd), "--help lacks {cmd}");
+    }
+    let o = run(unchaff().args(["extract", "--help"]));
+    assert!(stdout(&o).contains("--charset"));
+}
+
+/// A small dataset in the shared layout, written by the test.
+fn fixture_dataset(root: &Path) -> PathBuf {
+    let dir = root.join("tiny");
+    std::fs::create_dir_all(dir.join("pages")).unwrap();
+    std::fs::create_dir_all(dir.join("gold")).unwrap();
+    let mut manifest = String::new();
+    let body = "Rivers carry stones a long way downstream when the spring floods come early.";
+    for (i, lang) in ["en", "en", "zh"].iter().enumerate() {
+        let id = format!("p{i}");
+        let text = if *lang == "zh" {
+            "这是一个测试页面的正文内容，用来检查中文的评分是否正确。".to_owned()
+        } else {
+            format!("{body} Page {i}.")
+        };
+        let html = format!(
+            "<html><body><ul><li><a href=/>Home</a></li><li><a href=/x>Menu</a></li></ul>\
+             <div class=story><p>{text}</p><p>{text}</p></div><footer>© site</footer></body></html>"
+        );
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        gz.write_all(html.as_bytes()).unwrap();
+        std::fs::write(
+            dir.join(format!("pages/{id}.html.gz")),
+            gz.finish().unwrap(),
+        )
+        .unwrap();
+        std::fs::write(
+            dir.join(format!("gold/{id}.txt")),
+            format!("{text}\n{text}\n"),
+        )
+        .unwrap();
+        manifest.push_str(&format!(
+            "{{\"id\": \"{id}\", \"url\": \"https://example.org/{id}\", \"lang\": \"{lang}\"}}\n"
+        ));
+    }
+    std::fs::write(dir.join("manifest.jsonl"), manifest).unwrap();
+    dir
+}
+
+#[test]
+fn eval_save_and_score_agree() {
+    let tmp = tempfile::tempdir().unwrap();
+    let data = fixture_dataset(tmp.path());
+    let saved = tmp.path().join("out");
+    let o = run(unchaff()
+        .arg("eval")
+        .arg(&data)
+        .arg("--save")
+        .arg(&saved)
+        .args(["-j", "1"]));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let eval_out = stdout(&o);
+    let row = |s: &str| {
+        s.lines()
+            .find(|l| l.starts_with("tiny"))
+            .map(str::to_owned)
+            .expect("tiny row")
+    };
+    let eval_row = row(&eval_out);
+    assert!(saved.join("tiny/p0.txt").is_file());
+    let o = run(unchaff()
+        .arg("score")
+        .arg(&data)
+        .arg("--outputs")
+        .arg(saved.join("tiny")));
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        row(&stdout(&o)),
+        eval_row,
+        "rescoring saved outputs changed the figures"
+    );
+    // All three pages were scored, with full recall (the content is there).
+    assert!(eval_row.starts_with("tiny        3 |"), "{eval_row}");
+    assert!(eval_row.contains(" 1.000 "), "{eval_row}");
+    // Thread count does not change results.
+    let o2 = run(unchaff().arg("eval").arg(&data).args(["-j", "2"]));
+    assert_eq!(row(&stdout(&o2)), eval_row);
+    // --filter keeps only matching pages.
+    let o3 = run(unchaff()
+        .arg("eval")
+        .arg(&data)
+        .args(["--filter", "lang=zh"]));
+    assert!(row(&stdout(&o3)).contains(" 1 |"), "{}", stdout(&o3));
+}
+
+#[test]
+fn bench_reports_stages() {
+    let tmp = tempfile::tempdir().unwrap();
+    let data = fixture_dataset(tmp.path());
+    let o = run(unchaff().arg("bench").arg(&data).args(["--repeat", "1"]));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    for want in [
+        "pages/s",
+        "MB/s",
+        "decode",
+        "parse",
+        "annotate",
+        "algorithm",
+        "render",
+    ] {
+        assert!(out.contains(want), "bench output lacks {want}:\n{out}");
+    }
+}
