@@ -71,7 +71,7 @@ fn path_clustering_per_site_half_split() {
         for (i, s) in sums.iter().enumerate() {
             let Some(site) = &s.site else { continue };
             let k = seen.entry(site.clone()).or_default();
-            if *k % 2 == 0 {
+            if (*k).is_multiple_of(2) {
                 train.push(s.clone());
             } else {
                 test.push((i, site.clone()));
