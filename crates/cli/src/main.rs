@@ -42,6 +42,8 @@ enum Command {
     Bench(BenchArgs),
     /// List the algorithms, one line each.
     Algorithms,
+    /// Train an algorithm's model on dataset folders and save it (JSON).
+    Train(TrainArgs),
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -127,6 +129,25 @@ struct BenchArgs {
     repeat: usize,
 }
 
+#[derive(Args)]
+struct TrainArgs {
+    /// The algorithm to train: path-clustering.
+    #[arg(value_parser = ["path-clustering"])]
+    algorithm: String,
+    /// Dataset folders, or a directory holding them.
+    #[arg(required = true)]
+    data: Vec<PathBuf>,
+    /// Also learn each site's extraction template (site: the manifest's url host or site field, else the page's canonical URL).
+    #[arg(long)]
+    per_site: bool,
+    /// Where to write the model.
+    #[arg(long, value_name = "MODEL")]
+    out: PathBuf,
+    /// Print the thresholds, the k-means centres and the site templates.
+    #[arg(long)]
+    explain: bool,
+}
+
 fn parse_key_value(s: &str) -> Result<(String, String), String> {
     match s.split_once('=') {
         Some((k, v)) if !k.trim().is_empty() => Ok((k.trim().to_owned(), v.trim().to_owned())),
@@ -142,6 +163,7 @@ fn main() -> ExitCode {
         Command::Score(a) => cmd_score(a),
         Command::Bench(a) => cmd_bench(a),
         Command::Algorithms => cmd_algorithms(),
+        Command::Train(a) => cmd_train(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -408,6 +430,58 @@ fn cmd_bench(a: BenchArgs) -> CliResult {
     }
     if errors > 0 {
         println!("{errors} pages gave an error");
+    }
+    Ok(())
+}
+
+fn cmd_train(a: TrainArgs) -> CliResult {
+    use unchaff::algorithms::path_clustering as pc;
+    let start = Instant::now();
+    let (mut summaries, mut names) = (Vec::new(), Vec::new());
+    for dir in dataset_dirs(&a.data)? {
+        let ds = Dataset::open(&dir)?;
+        let done: Vec<Result<pc::PageSummary, String>> = ds
+            .pages
+            .par_iter()
+            .map(|p| {
+                let site = p.url.clone().or_else(|| p.field("site"));
+                let bytes = ds.read_page_bytes(p).map_err(|e| e.to_string())?;
+                pc::summarize(&bytes, site.as_deref())
+                    .map_err(|e| format!("{}/{}: {e}", ds.name, p.id))
+            })
+            .collect();
+        for r in done {
+            r.map_or_else(|e| eprintln!("{e}"), |s| summaries.push(s));
+        }
+        names.push(ds.name);
+    }
+    let what = format!("{} ({} pages)", names.join(", "), summaries.len());
+    let model = pc::train(&summaries, a.per_site, &what)?;
+    std::fs::write(&a.out, model.to_json() + "\n")?;
+    eprintln!(
+        "trained on {what} in {:.1} s",
+        start.elapsed().as_secs_f64()
+    );
+    if a.explain {
+        let c = model.centres.clone().unwrap_or_default();
+        println!(
+            "Length_Threshold    {:10.3}  (k-means centres {:.3} and {:.3})",
+            model.length_threshold, c.length[0], c.length[1]
+        );
+        println!(
+            "Cn_Threshold        {:10.3}  (k-means centres {:.3} and {:.3})",
+            model.cn_threshold, c.cn[0], c.cn[1]
+        );
+        println!(
+            "Frequency_Threshold {:10.3}  (mean over all sites; each site uses its own mean)",
+            model.frequency_threshold
+        );
+        for (site, keys) in &model.sites {
+            println!("site {site}  (threshold {:.2})", pc::site_threshold(keys));
+            for (k, f) in keys {
+                println!("  {f:4}  {k}");
+            }
+        }
     }
     Ok(())
 }

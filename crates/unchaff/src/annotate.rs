@@ -127,6 +127,9 @@ pub struct Page<'a> {
     pub elements: Vec<NodeId>,
     /// The interned tag paths.
     pub paths: Paths,
+    /// The page's URL when the caller knows it ([`crate::Options::url`]);
+    /// site-aware algorithms key their templates by its host.
+    pub url: Option<&'a str>,
 }
 
 impl Page<'_> {
@@ -290,6 +293,7 @@ pub fn annotate<'a>(dom: &'a Dom, source: &'a str, root: NodeId) -> Page<'a> {
         texts,
         elements,
         paths,
+        url: None,
     }
 }
 

@@ -72,6 +72,9 @@ pub enum Error {
         /// What is wrong with it.
         reason: String,
     },
+    /// A trained model that cannot be read, or training that cannot run.
+    #[error("model: {0}")]
+    Model(String),
 }
 
 /// Output formats.
@@ -236,7 +239,8 @@ impl Extractor {
         let t2 = Instant::now();
         let root = dom.content_root();
         clean::clean(&mut dom, root);
-        let page = annotate::annotate(&dom, &decoded.text, root);
+        let mut page = annotate::annotate(&dom, &decoded.text, root);
+        page.url = self.options.url.as_deref();
         let t3 = Instant::now();
         let selection = self.algorithm.run(&page);
         let t4 = Instant::now();

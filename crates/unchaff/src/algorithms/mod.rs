@@ -10,6 +10,7 @@ use crate::annotate::Page;
 use crate::dom::NodeId;
 
 pub mod cetd_tpc;
+pub mod path_clustering;
 
 /// What an algorithm chose.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -52,6 +53,11 @@ pub const REGISTRY: &[Entry] = &[
         name: "cetd-tpc-pagewide",
         summary: "cetd-tpc with paper 1's page-wide reading of path coverage (for comparison)",
         build: cetd_tpc::build_pagewide,
+    },
+    Entry {
+        name: "path-clustering",
+        summary: "tag-path clustering, trained thresholds, site templates (paper 3, SPEC §4)",
+        build: path_clustering::build,
     },
 ];
 

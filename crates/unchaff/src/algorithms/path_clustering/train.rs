@@ -1,0 +1,246 @@
+//! Training path clustering's thresholds and site templates, and the
+//! model file that holds them (SPEC §4, "Training").
+//!
+//! * Length_Threshold and Cn_Threshold: 1-D k-means (k = 2, `linfa`'s
+//!   k-means, fixed seed [`KMEANS_SEED`]) over log(1 + x) of the Length /
+//!   Cn of every cluster of every training page; the threshold is expm1 of
+//!   the midpoint of the two centres (paper 3 §2.5 clusters the raw values;
+//!   both are heavy-tailed, so SPEC §4 clusters their logarithms).
+//! * Per-site templates (`per_site`): for every training page with a site,
+//!   the chunk keys of its selected segment; a key's frequency is the number
+//!   of the site's pages whose segment has it.
+//! * Frequency_Threshold: the arithmetic mean of the observed frequencies
+//!   (paper 3 §2.5). The model stores the mean over all sites for reading;
+//!   extraction applies each site's own mean
+//!   ([`super::site_threshold`]), so a site trained on few pages is not
+//!   judged by the counts of a site trained on many.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use linfa::DatasetBase;
+use linfa::traits::Fit;
+use linfa_clustering::KMeans;
+use ndarray::Array2;
+use rand_xoshiro::Xoshiro256Plus;
+use rand_xoshiro::rand_core::SeedableRng;
+use serde::{Deserialize, Serialize};
+
+use super::{
+    Analysis, DEFAULT_MODEL_JSON, analyze, host_of, key_name, leaf_lengths, page_site,
+    segment_chunks, select_cluster,
+};
+use crate::Error;
+use crate::annotate::PathId;
+
+/// The model format's version; [`Model::from_json`] refuses any other.
+pub const MODEL_VERSION: u32 = 1;
+
+/// The k-means seed: training is deterministic.
+pub const KMEANS_SEED: u64 = 42;
+
+/// k-means restarts (the best of them is kept); 1-D data with two
+/// clusters converges to the same centres from any k-means++ start on the
+/// dev data, 4 runs are a margin.
+pub const KMEANS_RUNS: usize = 4;
+
+/// The two k-means centres of each feature, in the feature's own units
+/// (expm1 of the centres found in log space), low first.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Centres {
+    /// Length centres.
+    pub length: [f64; 2],
+    /// Cn centres.
+    pub cn: [f64; 2],
+}
+
+/// Path clustering's trained thresholds and site templates (JSON).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Model {
+    /// Format version, [`MODEL_VERSION`].
+    pub version: u32,
+    /// Length_Threshold.
+    pub length_threshold: f64,
+    /// Cn_Threshold.
+    pub cn_threshold: f64,
+    /// Mean of all observed chunk-key frequencies (0 without templates).
+    pub frequency_threshold: f64,
+    /// Site (host without `www.`) → chunk key (tag path) → frequency.
+    #[serde(default)]
+    pub sites: BTreeMap<String, BTreeMap<String, u32>>,
+    /// What the model was trained on (folders, page count).
+    #[serde(default)]
+    pub trained_on: String,
+    /// The k-means centres the thresholds came from.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub centres: Option<Centres>,
+}
+
+impl Model {
+    /// The model shipped in the binary (trained on the development data).
+    pub fn default_model() -> Model {
+        // The embedded file is checked by a unit test; the fallback only
+        // keeps a broken build from panicking.
+        Model::from_json(DEFAULT_MODEL_JSON).unwrap_or(Model {
+            version: MODEL_VERSION,
+            length_threshold: 60.0,
+            cn_threshold: 1.5,
+            frequency_threshold: 0.0,
+            sites: BTreeMap::new(),
+            trained_on: "fallback".to_owned(),
+            centres: None,
+        })
+    }
+
+    /// Reads a model from JSON, checking its version and numbers.
+    pub fn from_json(json: &str) -> Result<Model, Error> {
+        let m: Model =
+            serde_json::from_str(json).map_err(|e| Error::Model(format!("not a model: {e}")))?;
+        if m.version != MODEL_VERSION {
+            return Err(Error::Model(format!(
+                "version {} is not supported (this build reads version {MODEL_VERSION})",
+                m.version
+            )));
+        }
+        if ![m.length_threshold, m.cn_threshold, m.frequency_threshold]
+            .iter()
+            .all(|x| x.is_finite())
+        {
+            return Err(Error::Model(
+                "a threshold is not a finite number".to_owned(),
+            ));
+        }
+        Ok(m)
+    }
+
+    /// Reads a model file.
+    pub fn load(path: &Path) -> Result<Model, Error> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| Error::Model(format!("cannot read {}: {e}", path.display())))?;
+        Model::from_json(&text).map_err(|e| match e {
+            Error::Model(m) => Error::Model(format!("{}: {m}", path.display())),
+            other => other,
+        })
+    }
+
+    /// The model as pretty JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+}
+
+/// What training needs of one page: its site, clusters and chunks, with
+/// the chunk keys' names.
+#[derive(Clone, Debug, Default)]
+pub struct PageSummary {
+    /// The page's site ([`host_of`] its URL, else [`page_site`]).
+    pub site: Option<String>,
+    /// Clusters and chunks.
+    pub analysis: Analysis,
+    /// Tag path of each chunk key.
+    pub key_names: BTreeMap<PathId, String>,
+}
+
+/// Decodes, parses, cleans and annotates a page and summarises it for
+/// training. `url` (from a manifest) names its site; without it the page's
+/// canonical URL does. A manifest's bare site name (`www.example.org`) is
+/// accepted too.
+pub fn summarize(bytes: &[u8], url: Option<&str>) -> Result<PageSummary, Error> {
+    let raw = crate::decode::gunzip_if_needed(bytes, crate::decode::DEFAULT_MAX_INPUT)?;
+    if raw.is_empty() {
+        return Err(Error::EmptyInput);
+    }
+    let decoded = crate::decode::decode(&raw, None)?;
+    drop(raw);
+    let mut dom = crate::parse::parse(&decoded.text);
+    let root = dom.content_root();
+    crate::clean::clean(&mut dom, root);
+    let page = crate::annotate::annotate(&dom, &decoded.text, root);
+    let lengths = leaf_lengths(&page);
+    let analysis = analyze(&page, &lengths);
+    let key_names = analysis
+        .chunks
+        .iter()
+        .map(|c| (c.key, key_name(&page, c.key)))
+        .collect();
+    Ok(PageSummary {
+        site: url.and_then(host_of).or_else(|| page_site(&page)),
+        analysis,
+        key_names,
+    })
+}
+
+/// Two-means of 1-D values: the centres, low first.
+fn kmeans2(values: &[f64]) -> Result<[f64; 2], Error> {
+    let distinct = values.iter().any(|&v| v != values[0]);
+    if values.len() < 2 || !distinct {
+        return Err(Error::Model(
+            "too few distinct clusters to train on (need pages with text)".to_owned(),
+        ));
+    }
+    let data = Array2::from_shape_vec((values.len(), 1), values.to_vec())
+        .map_err(|e| Error::Model(e.to_string()))?;
+    let ds = DatasetBase::from(data);
+    let model = KMeans::params_with_rng(2, Xoshiro256Plus::seed_from_u64(KMEANS_SEED))
+        .n_runs(KMEANS_RUNS)
+        .max_n_iterations(300)
+        .tolerance(1e-6)
+        .fit(&ds)
+        .map_err(|e| Error::Model(format!("k-means: {e}")))?;
+    let c = model.centroids();
+    let (a, b) = (c[[0, 0]], c[[1, 0]]);
+    Ok(if a <= b { [a, b] } else { [b, a] })
+}
+
+/// Trains a model on page summaries; `per_site` also learns each site's
+/// chunk template.
+pub fn train(pages: &[PageSummary], per_site: bool, trained_on: &str) -> Result<Model, Error> {
+    let clusters = pages.iter().flat_map(|p| &p.analysis.clusters);
+    let lengths: Vec<f64> = clusters.clone().map(|c| c.length.ln_1p()).collect();
+    let cns: Vec<f64> = clusters.map(|c| c.cn.ln_1p()).collect();
+    let lc = kmeans2(&lengths)?;
+    let cc = kmeans2(&cns)?;
+    let length_threshold = ((lc[0] + lc[1]) / 2.0).exp_m1();
+    let cn_threshold = ((cc[0] + cc[1]) / 2.0).exp_m1();
+    let mut sites: BTreeMap<String, BTreeMap<String, u32>> = BTreeMap::new();
+    if per_site {
+        for p in pages {
+            let Some(site) = &p.site else { continue };
+            let Some(c) = select_cluster(&p.analysis.clusters, length_threshold, cn_threshold)
+            else {
+                continue;
+            };
+            let mut keys: Vec<&str> = segment_chunks(&p.analysis, c.first, c.last)
+                .iter()
+                .filter_map(|ch| p.key_names.get(&ch.key).map(String::as_str))
+                .collect();
+            keys.sort_unstable();
+            keys.dedup();
+            let table = sites.entry(site.clone()).or_default();
+            for k in keys {
+                *table.entry(k.to_owned()).or_default() += 1;
+            }
+        }
+    }
+    let all: Vec<f64> = sites
+        .values()
+        .flat_map(|t| t.values().map(|&f| f64::from(f)))
+        .collect();
+    let frequency_threshold = if all.is_empty() {
+        0.0
+    } else {
+        all.iter().sum::<f64>() / all.len() as f64
+    };
+    Ok(Model {
+        version: MODEL_VERSION,
+        length_threshold,
+        cn_threshold,
+        frequency_threshold,
+        sites,
+        trained_on: trained_on.to_owned(),
+        centres: Some(Centres {
+            length: [lc[0].exp_m1(), lc[1].exp_m1()],
+            cn: [cc[0].exp_m1(), cc[1].exp_m1()],
+        }),
+    })
+}
