@@ -10,6 +10,7 @@ use crate::annotate::Page;
 use crate::dom::NodeId;
 
 pub mod cetd_tpc;
+pub mod text_distribution;
 
 /// What an algorithm chose.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -52,6 +53,11 @@ pub const REGISTRY: &[Entry] = &[
         name: "cetd-tpc-pagewide",
         summary: "cetd-tpc with paper 1's page-wide reading of path coverage (for comparison)",
         build: cetd_tpc::build_pagewide,
+    },
+    Entry {
+        name: "text-distribution",
+        summary: "Gaussian-smoothed sentence and node weights, largest self weight (paper 4, SPEC §5)",
+        build: text_distribution::build,
     },
 ];
 

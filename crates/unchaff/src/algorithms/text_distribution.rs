@@ -1,0 +1,373 @@
+//! **Text distribution** — Gaussian-smoothed node weights (paper 4, a
+//! patent; SPEC §5).
+//!
+//! * Tree: the elements and the counted (not white-space-only) text nodes
+//!   of the content root's subtree after clean, numbered from 1 in
+//!   document order *before* pruning; then every node without a text
+//!   descendant (`NodeStats::text_nodes == 0`) is left out.
+//! * Sentences: a text node's text is cut at `. ! ? 。 ！ ？ ; ； …`
+//!   ([`sentence_lengths`]); a sentence's length counts CJK characters,
+//!   words and numbers. W(s) = +length, or −length for link text and text
+//!   inside a user-interaction element ([`INTERACTIVE`]).
+//! * G(d; σ) = exp(−d²/2σ²) / (σ√(2π)), σ = 1 ([`SIGMA_POSITIVE`]) when
+//!   the influencing sentence or node weighs > 0, 0.5 ([`SIGMA_NEGATIVE`])
+//!   when it weighs < 0.
+//! * Text node self weight = Σ_s ( W(s) + Σ_{l≠s} G(ID(s) − ID(l); σ₁)·W(l) ),
+//!   ID = the sentence's index in the node.
+//! * Container self weight = Σ over its children c of W(c), the child's
+//!   *full* weight: W = self + additional, additional =
+//!   α Σ_{n ∈ siblings} G(ID(i) − ID(n); σ₂)·self(n) (α = [`ALPHA`]),
+//!   clamped to |additional| ≤ |self| with its sign kept.
+//! * The content is the node with the largest **self** weight (first in
+//!   document order on ties); `html` and `body` are not candidates.
+//!
+//! Cost: both Gaussian sums are cut off where the kernel is negligible
+//! (|d| > 8σ, [`CUTOFF_SIGMAS`]; G(8; 1) ≈ 5·10⁻¹⁵ of G(0; 1)), so a
+//! sentence sees at most 16 neighbours and a node at most 16 siblings
+//! (ids of distinct siblings differ by at least 1). One pass over the text
+//! nodes, one over the elements in reverse document order (children before
+//! parents) reading each child once: O(n + text bytes).
+
+use super::{Algorithm, Params, Selection};
+use crate::Error;
+use crate::annotate::Page;
+use crate::dom::{NodeId, NodeKind, Tag};
+
+/// σ₁ = σ₂ = 1 for an influencing sentence or node of positive weight
+/// (paper 4, step 2: "对于非链接文字以及权值为正的节点, σ取经验值1").
+pub const SIGMA_POSITIVE: f64 = 1.0;
+
+/// σ₁ = σ₂ = 0.5 for link text, text in user-interaction elements and
+/// nodes of negative weight (paper 4, step 2: "σ取经验值0.5").
+pub const SIGMA_NEGATIVE: f64 = 0.5;
+
+/// α = 10, the scale of the siblings' influence, the "additional weight"
+/// (paper 4, formulas (1) and (2): "α为比例因子, 取经验值10").
+pub const ALPHA: f64 = 10.0;
+
+/// Both Gaussian sums ignore distances beyond 8σ (not in the paper; an
+/// implementation bound that keeps the sums linear). G(8σ; σ)/G(0; σ) =
+/// e⁻³² ≈ 1.3·10⁻¹⁴: no weight changes in its first 12 digits.
+pub const CUTOFF_SIGMAS: f64 = 8.0;
+
+/// User-interaction elements whose text weighs negative (SPEC §5; not
+/// `form`, which often wraps a whole page). Clean drops all but `label`
+/// already; the rest are listed for pages cleaned differently.
+pub const INTERACTIVE: &[Tag] = &[
+    Tag::INPUT,
+    Tag::BUTTON,
+    Tag::SELECT,
+    Tag::TEXTAREA,
+    Tag::LABEL,
+    Tag::OPTION,
+];
+
+/// The text-distribution algorithm.
+#[derive(Clone, Debug)]
+pub struct TextDistribution {
+    /// σ for influences of positive weight.
+    pub sigma_positive: f64,
+    /// σ for influences of negative weight.
+    pub sigma_negative: f64,
+    /// α, the scale of the siblings' influence.
+    pub alpha: f64,
+}
+
+impl Default for TextDistribution {
+    fn default() -> Self {
+        TextDistribution {
+            sigma_positive: SIGMA_POSITIVE,
+            sigma_negative: SIGMA_NEGATIVE,
+            alpha: ALPHA,
+        }
+    }
+}
+
+pub(super) fn build(p: &mut Params) -> Result<Box<dyn Algorithm>, Error> {
+    let positive_sigma = |p: &mut Params, key: &str, default: f64| -> Result<f64, Error> {
+        let v = p.f64(key, default)?;
+        // A σ beyond 1000 would make the cut-off window quadratic in
+        // practice; it is no longer a local smoothing either.
+        if v > 0.0 && v <= 1000.0 {
+            Ok(v)
+        } else {
+            Err(Error::BadParam {
+                name: key.to_owned(),
+                reason: format!("{v} is not in (0, 1000]"),
+            })
+        }
+    };
+    Ok(Box::new(TextDistribution {
+        sigma_positive: positive_sigma(p, "sigma_pos", SIGMA_POSITIVE)?,
+        sigma_negative: positive_sigma(p, "sigma_neg", SIGMA_NEGATIVE)?,
+        alpha: p.f64("alpha", ALPHA)?,
+    }))
+}
+
+/// G(d; σ) = exp(−d²/2σ²) / (σ√(2π)), the normal density of paper 4.
+pub fn gaussian(d: f64, sigma: f64) -> f64 {
+    (-(d * d) / (2.0 * sigma * sigma)).exp() / (sigma * (2.0 * std::f64::consts::PI).sqrt())
+}
+
+/// Whether `c` counts as one CJK character: Han ideographs (the unified
+/// blocks and extensions, compatibility ideographs), kana and Hangul
+/// syllables.
+pub fn is_cjk(c: char) -> bool {
+    matches!(c as u32,
+        0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xF900..=0xFAFF | 0x20000..=0x3134F
+        | 0x3040..=0x309F | 0x30A0..=0x30FF | 0x31F0..=0x31FF | 0xAC00..=0xD7AF)
+}
+
+/// Whether `c` ends a sentence (SPEC §5).
+fn is_sentence_end(c: char) -> bool {
+    matches!(c, '.' | '!' | '?' | '。' | '！' | '？' | ';' | '；' | '…')
+}
+
+/// Appends to `out` the length of every non-empty sentence of `text`, in
+/// order.
+///
+/// Sentences end at `. ! ? 。 ！ ？ ; ； …`, except a `.` between two
+/// digits (a decimal point: "3.14" is one number, not two sentences).
+/// A sentence's length is the number of
+/// * CJK characters ([`is_cjk`]), each counting 1;
+/// * words: maximal runs of other alphanumeric characters
+///   (`char::is_alphanumeric`) that contain a letter ("don't" is two
+///   words, "mp3" one);
+/// * numbers: maximal runs of such characters made of digits only
+///   ("2024", "3.14").
+///
+/// Punctuation, symbols and white space count nothing; a sentence of
+/// length 0 (a run of delimiters, "—", "|") is left out and takes no
+/// index.
+pub fn sentence_lengths(text: &str, out: &mut Vec<u32>) {
+    let mut len: u32 = 0;
+    let mut in_token = false;
+    let mut prev: char = ' ';
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if is_cjk(c) {
+            len += 1;
+            in_token = false;
+        } else if c.is_alphanumeric() {
+            if !in_token {
+                len += 1;
+                in_token = true;
+            }
+        } else if c == '.'
+            && in_token
+            && prev.is_ascii_digit()
+            && chars.peek().is_some_and(|n| n.is_ascii_digit())
+        {
+            // A decimal point: the number goes on.
+        } else {
+            in_token = false;
+            if is_sentence_end(c) && len > 0 {
+                out.push(len);
+                len = 0;
+            }
+        }
+        prev = c;
+    }
+    if len > 0 {
+        out.push(len);
+    }
+}
+
+/// G(d; σ) for d = 0, 1, …, `cutoff`, and their running sums
+/// Σ_{1 ≤ e ≤ d} G(e; σ).
+struct Kernel {
+    g: Vec<f64>,
+    cum: Vec<f64>,
+}
+
+impl Kernel {
+    fn new(sigma: f64, cutoff: usize) -> Kernel {
+        let g: Vec<f64> = (0..=cutoff).map(|d| gaussian(d as f64, sigma)).collect();
+        let mut cum = vec![0.0; cutoff + 1];
+        for d in 1..=cutoff {
+            cum[d] = cum[d - 1] + g[d];
+        }
+        Kernel { g, cum }
+    }
+}
+
+/// The kernels of one run: σ for positive and for negative influences.
+struct Kernels {
+    positive: Kernel,
+    negative: Kernel,
+    cutoff: usize,
+}
+
+impl Kernels {
+    fn new(alg: &TextDistribution) -> Kernels {
+        let sigma = alg.sigma_positive.max(alg.sigma_negative);
+        let cutoff = (CUTOFF_SIGMAS * sigma).ceil().max(1.0) as usize;
+        Kernels {
+            positive: Kernel::new(alg.sigma_positive, cutoff),
+            negative: Kernel::new(alg.sigma_negative, cutoff),
+            cutoff,
+        }
+    }
+
+    /// The kernel for an influence of weight `w`.
+    fn of(&self, w: f64) -> &Kernel {
+        if w < 0.0 {
+            &self.negative
+        } else {
+            &self.positive
+        }
+    }
+}
+
+/// A text node's self weight from its sentence lengths, all weighing
+/// negative (`negative`) or all positive.
+///
+/// Σ_s ( W(s) + Σ_{l≠s} G(s − l; σ_l)·W(l) ) regroups by the influencing
+/// sentence l as Σ_l W(l)·(1 + Σ_{s≠l} G(s − l; σ_l)); the inner sum is
+/// two running sums of the kernel (the sentences left of l and right of
+/// l, each cut off at 8σ): O(1) per sentence.
+fn text_self_weight(lengths: &[u32], negative: bool, k: &Kernels) -> f64 {
+    let n = lengths.len();
+    let sign = if negative { -1.0 } else { 1.0 };
+    let kernel = if negative { &k.negative } else { &k.positive };
+    lengths
+        .iter()
+        .enumerate()
+        .map(|(l, &len)| {
+            let w = sign * f64::from(len);
+            let left = l.min(k.cutoff);
+            let right = (n - 1 - l).min(k.cutoff);
+            w * (1.0 + kernel.cum[left] + kernel.cum[right])
+        })
+        .sum()
+}
+
+/// A node's additional weight from its siblings (`kids[at]` among `kids`,
+/// each `(id, self weight)`, ids increasing), clamped to its self weight.
+fn additional(kids: &[(u32, f64)], at: usize, alpha: f64, k: &Kernels) -> f64 {
+    let (id, own) = kids[at];
+    let mut sum = 0.0;
+    for &(nid, w) in kids[..at].iter().rev() {
+        let d = (id - nid) as usize;
+        if d > k.cutoff {
+            break;
+        }
+        sum += k.of(w).g[d] * w;
+    }
+    for &(nid, w) in &kids[at + 1..] {
+        let d = (nid - id) as usize;
+        if d > k.cutoff {
+            break;
+        }
+        sum += k.of(w).g[d] * w;
+    }
+    let add = alpha * sum;
+    if add.abs() > own.abs() {
+        own.abs().copysign(add)
+    } else {
+        add
+    }
+}
+
+/// Self weights by node index (0 for nodes without text and outside the
+/// content root), and the chosen node.
+pub struct Weights {
+    /// Self weight by node index.
+    pub self_weight: Vec<f64>,
+    /// The node with the largest self weight (not `html` or `body`).
+    pub best: Option<NodeId>,
+}
+
+impl TextDistribution {
+    /// Self weights of every node with text, and the best candidate.
+    pub fn weights(&self, page: &Page<'_>) -> Weights {
+        let dom = page.dom;
+        let k = Kernels::new(self);
+        let mut self_weight = vec![0f64; dom.len()];
+
+        // Inside a user-interaction element: one pass down the elements in
+        // document order (parents first), O(elements).
+        let mut interactive = vec![false; dom.len()];
+        for &v in &page.elements {
+            let parent = dom.node(v).parent;
+            let inherited = v != page.root && !parent.is_none() && interactive[parent.index()];
+            interactive[v.index()] =
+                inherited || dom.tag(v).is_some_and(|t| INTERACTIVE.contains(&t));
+        }
+
+        // Text nodes: sentences computed once each.
+        let mut lengths = Vec::new();
+        for t in &page.texts {
+            lengths.clear();
+            sentence_lengths(dom.text_of(t.node).unwrap_or(""), &mut lengths);
+            let parent = dom.node(t.node).parent;
+            let negative = t.in_link || (!parent.is_none() && interactive[parent.index()]);
+            self_weight[t.node.index()] = text_self_weight(&lengths, negative, &k);
+        }
+
+        // Containers, children before parents. ID(v) = its document-order
+        // number: the elements and counted text nodes before it, plus one.
+        let mut best: Option<(f64, u32, NodeId)> = None;
+        let mut kids: Vec<(u32, f64)> = Vec::new();
+        let mut kid_nodes: Vec<NodeId> = Vec::new();
+        for (i, &v) in page.elements.iter().enumerate().rev() {
+            let s = page.stats(v);
+            if s.text_nodes == 0 {
+                continue; // pruned
+            }
+            let id = i as u32 + s.text_begin + 1;
+            kids.clear();
+            kid_nodes.clear();
+            let mut next_id = id + 1;
+            for c in dom.children(v) {
+                let cs = page.stats(c);
+                let cid = next_id;
+                next_id += cs.elements + cs.text_nodes;
+                if cs.text_nodes > 0 {
+                    kids.push((cid, self_weight[c.index()]));
+                    kid_nodes.push(c);
+                }
+            }
+            let mut total = 0.0;
+            for (at, &c) in kid_nodes.iter().enumerate() {
+                let (cid, own) = kids[at];
+                total += own + additional(&kids, at, self.alpha, &k);
+                let candidate = match &dom.node(c).kind {
+                    NodeKind::Element(e) => e.tag != Tag::HTML && e.tag != Tag::BODY,
+                    _ => true,
+                };
+                let better = match best {
+                    None => true,
+                    Some((bw, bid, _)) => own > bw || (own == bw && cid < bid),
+                };
+                if candidate && better {
+                    best = Some((own, cid, c));
+                }
+            }
+            self_weight[v.index()] = total;
+        }
+        Weights {
+            self_weight,
+            best: best.map(|(_, _, n)| n),
+        }
+    }
+}
+
+impl Algorithm for TextDistribution {
+    fn name(&self) -> &'static str {
+        "text-distribution"
+    }
+
+    fn run(&self, page: &Page<'_>) -> Selection {
+        if page.elements.is_empty() {
+            return Selection::default();
+        }
+        let w = self.weights(page);
+        let scores = w.self_weight.iter().map(|&x| x as f32).collect();
+        Selection {
+            // No node with text: the (empty) root, as CETD-TPC does.
+            nodes: vec![w.best.unwrap_or(page.root)],
+            scores,
+        }
+    }
+}
