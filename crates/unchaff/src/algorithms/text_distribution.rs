@@ -371,3 +371,215 @@ impl Algorithm for TextDistribution {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::annotate::annotate;
+    use crate::dom::Dom;
+    use crate::parse::parse;
+
+    fn page_of(dom: &Dom) -> Page<'_> {
+        annotate(dom, "", dom.body().unwrap())
+    }
+
+    fn find(dom: &Dom, tag: Tag, nth: usize) -> NodeId {
+        dom.descendants(dom.body().unwrap())
+            .filter(|&n| dom.is(n, tag))
+            .nth(nth)
+            .unwrap()
+    }
+
+    fn first_text(dom: &Dom, v: NodeId) -> NodeId {
+        dom.descendants(v)
+            .find(|&n| matches!(dom.node(n).kind, NodeKind::Text { .. }))
+            .unwrap()
+    }
+
+    fn close(a: f64, b: f64) -> bool {
+        (a - b).abs() < 1e-9
+    }
+
+    // G(1; 1) = 0.2419707245, G(2; 1) = 0.0539909665,
+    // G(1; 0.5) = e⁻² / (0.5·√(2π)) = 0.1079819330, G(2; 0.5) = 0.0002676605.
+    const G1: f64 = 0.241_970_724_519_143_37;
+    const G2: f64 = 0.053_990_966_513_188_06;
+
+    #[test]
+    fn gaussian_values() {
+        assert!(close(gaussian(1.0, 1.0), G1));
+        assert!(close(gaussian(2.0, 1.0), G2));
+        assert!(close(gaussian(1.0, 0.5), 0.107_981_933_026_376_13));
+    }
+
+    #[test]
+    fn sentence_lengths_by_hand() {
+        let mut out = Vec::new();
+        // "One two" 2 words, "Three four five" 3, "Six" 1; "..." is empty.
+        sentence_lengths("One two. Three four five!... Six?", &mut out);
+        assert_eq!(out, vec![2, 3, 1]);
+        out.clear();
+        // 价 格 是 (3 CJK) + "3.5" (one number, no split) + 元 = 5; 好 = 1;
+        // "mp3 don't" = mp3 + don + t = 3.
+        sentence_lengths("价格是3.5元。好！mp3 don't", &mut out);
+        assert_eq!(out, vec![5, 1, 3]);
+        out.clear();
+        sentence_lengths(" — | ; ", &mut out);
+        assert!(out.is_empty());
+    }
+
+    #[test]
+    fn three_sentence_text_node() {
+        let dom = parse("<p>One two. Three four five! Six?</p>");
+        let page = page_of(&dom);
+        let w = TextDistribution::default().weights(&page);
+        // Lengths 2, 3, 1, all positive (σ₁ = 1). Grouped by the influencing
+        // sentence l: W(l)·(1 + Σ_{s≠l} G(s − l)):
+        //   l=0: 2·(1 + G1 + G2), l=1: 3·(1 + 2·G1), l=2: 1·(1 + G1 + G2)
+        //   = 6 + 9·G1 + 3·G2 = 8.3397094202.
+        let expected = 6.0 + 9.0 * G1 + 3.0 * G2;
+        assert!(close(expected, 8.339_709_420_211_854));
+        let text = first_text(&dom, find(&dom, Tag::P, 0));
+        assert!(close(w.self_weight[text.index()], expected));
+        // The p's self weight is its only child's full weight (no siblings:
+        // no additional weight).
+        let p = find(&dom, Tag::P, 0);
+        assert!(close(w.self_weight[p.index()], expected));
+        // The p and its text tie; the p comes first in document order.
+        assert_eq!(w.best, Some(p));
+    }
+
+    #[test]
+    fn text_and_link_children() {
+        let dom = parse("<div>Alpha beta gamma<a>x y</a></div>");
+        let page = page_of(&dom);
+        let w = TextDistribution::default().weights(&page);
+        let div = find(&dom, Tag::DIV, 0);
+        let a = find(&dom, Tag::A, 0);
+        // Ids: div d, text d+1, a d+2, a's text d+3.
+        // self(text) = 3; self(a) = full(a's text) = −2 (link text).
+        assert!(close(w.self_weight[first_text(&dom, div).index()], 3.0));
+        assert!(close(w.self_weight[a.index()], -2.0));
+        // additional(text) = 10·G(1; 0.5)·(−2) = −2.1596386605 (|·| ≤ 3, kept):
+        // full(text) = 0.8403613395.
+        // additional(a) = 10·G(1; 1)·3 = 7.259 > |−2|: clamped to +2, full(a) = 0.
+        // self(div) = 0.8403613395 + 0.
+        assert!(close(w.self_weight[div.index()], 0.840_361_339_472_477_4));
+        // The text node (3) beats the div (0.84) and the a (−2).
+        assert_eq!(w.best, Some(first_text(&dom, div)));
+    }
+
+    #[test]
+    fn additional_weight_is_clamped() {
+        let dom = parse("<div><p>a b c d</p><p>x</p></div>");
+        let page = page_of(&dom);
+        let w = TextDistribution::default().weights(&page);
+        // Ids: div d, p d+1, text d+2, p d+3, text d+4; the p's are 2 apart.
+        // additional(p1) = 10·G(2; 1)·1 = 0.5399 ≤ 4: full(p1) = 4.5399096651.
+        // additional(p2) = 10·G(2; 1)·4 = 2.1596 > 1: clamped to 1, full(p2) = 2.
+        let div = find(&dom, Tag::DIV, 0);
+        assert!(close(w.self_weight[div.index()], 4.0 + 10.0 * G2 + 2.0));
+        // Self weights are not smoothed: p1 = 4, p2 = 1.
+        assert!(close(w.self_weight[find(&dom, Tag::P, 1).index()], 1.0));
+    }
+
+    #[test]
+    fn label_text_weighs_negative() {
+        let dom = parse("<div><label>Your name</label></div>");
+        let page = page_of(&dom);
+        let w = TextDistribution::default().weights(&page);
+        let div = find(&dom, Tag::DIV, 0);
+        assert!(close(w.self_weight[div.index()], -2.0));
+    }
+
+    #[test]
+    fn content_around_an_ad_block() {
+        let para = "Alpha beta gamma delta. Alpha beta gamma delta. Alpha beta gamma delta.";
+        let html = format!(
+            "<div id=nav><a>Home</a> <a>News</a></div>\
+             <div id=main><p>{para}</p><div id=ad><a>Buy now</a> <a>Cheap</a></div><p>{para}</p></div>\
+             <div id=foot><a>About us</a></div>"
+        );
+        let dom = parse(&html);
+        let page = page_of(&dom);
+        let w = TextDistribution::default().weights(&page);
+        let main = find(&dom, Tag::DIV, 1);
+        assert_eq!(dom.attr(main, "id"), Some("main"));
+        // Ids in main (m): p1 m+1 (text m+2), ad m+3 (a m+4, text m+5,
+        // a m+6, text m+7; the space between the a's has no id), p2 m+8.
+        // self(p) = three sentences of 4: 12 + 16·G1 + 8·G2 = 16.3034593244.
+        // ad: a's at distance 2, both negative (σ 0.5):
+        //   full(a1) = −2 + 10·G(2; .5)·(−1), full(a2) = −1 + 10·G(2; .5)·(−2),
+        //   self(ad) = −3 − 30·G(2; .5) = −3.0080298135.
+        // full(p1) = 16.3035 + 10·(G(2; .5)·(−3.008) + G(7; 1)·16.3) = 16.2954080197.
+        // full(ad): 10·(G(2; 1) + G(5; 1))·16.3 = 8.80 > 3.008: clamped, = 0.
+        // full(p2) = 16.3034593259 (ad 5 away at σ .5, p1 7 away: ≈ 0).
+        // self(main) = 32.5988673456 > self(p) = 16.3: main wins, the
+        // smallest node holding both parts.
+        let p = find(&dom, Tag::P, 0);
+        assert!((w.self_weight[p.index()] - 16.303_459_324_411_797).abs() < 1e-9);
+        let ad = find(&dom, Tag::DIV, 2);
+        assert!((w.self_weight[ad.index()] + 3.008_029_813_545_893).abs() < 1e-9);
+        assert!((w.self_weight[main.index()] - 32.598_867_345_621_06).abs() < 1e-9);
+        assert_eq!(w.best, Some(main));
+        let sel = TextDistribution::default().run(&page);
+        assert_eq!(sel.nodes, vec![main]);
+        assert!((f64::from(sel.scores[main.index()]) - 32.598_867).abs() < 1e-4);
+    }
+
+    #[test]
+    fn body_is_no_candidate() {
+        let dom = parse("<body>Only text. Here.</body>");
+        let page = page_of(&dom);
+        let sel = TextDistribution::default().run(&page);
+        assert_eq!(sel.nodes, vec![first_text(&dom, dom.body().unwrap())]);
+        let empty = parse("<body><img></body>");
+        let page = page_of(&empty);
+        let sel = TextDistribution::default().run(&page);
+        assert_eq!(sel.nodes, vec![empty.body().unwrap()]);
+    }
+
+    #[test]
+    fn bad_params() {
+        let sigma0 = vec![("sigma_pos".to_owned(), "0".to_owned())];
+        assert!(matches!(
+            super::super::build("text-distribution", &sigma0),
+            Err(Error::BadParam { .. })
+        ));
+        let alpha = vec![("alpha".to_owned(), "5".to_owned())];
+        assert!(super::super::build("text-distribution", &alpha).is_ok());
+    }
+
+    /// A multi-megabyte page: 20,000 paragraphs (one wide div), one text
+    /// node of 100,000 sentences and a deep chain of 5,000 divs (2.5 MB).
+    /// Measured 33 ms for the weights in release (parse takes ~1 s).
+    #[test]
+    fn large_page_is_linear() {
+        let mut html = String::from("<body><div id=wide>");
+        for i in 0..20_000 {
+            html.push_str(&format!(
+                "<p>Paragraph {i} has some words. And a <a href=#>link</a> too!</p>\n"
+            ));
+        }
+        html.push_str("</div><p>");
+        for _ in 0..100_000 {
+            html.push_str("Short one. ");
+        }
+        html.push_str("</p>");
+        for _ in 0..5_000 {
+            html.push_str("<div>x");
+        }
+        html.push_str("</body>");
+        assert!(html.len() > 2_000_000);
+        let dom = parse(&html);
+        let page = page_of(&dom);
+        let start = std::time::Instant::now();
+        let sel = TextDistribution::default().run(&page);
+        let took = start.elapsed();
+        eprintln!("text-distribution on {} bytes: {took:?}", html.len());
+        // The 100,000-sentence paragraph (≈ 2·10⁵·(1 + 2·Σ_{d≥1} G(d; 1))
+        // = 2·10⁵·1.60) outweighs the wide div (20,000 paragraphs of ≈ 8).
+        assert_eq!(sel.nodes.len(), 1);
+        assert!(dom.is(sel.nodes[0], Tag::P));
+    }
+}
