@@ -28,7 +28,7 @@
 //!   (docs/results/text-distribution.md), so we kept the SPEC reading.
 //!
 //! Cost: both Gaussian sums are cut off where the kernel is negligible
-//! (|d| > 8σ, [`CUTOFF_SIGMAS`]; G(8; 1) ≈ 5·10⁻¹⁵ of G(0; 1)), so a
+//! (|d| > 8σ, [`CUTOFF_SIGMAS`]; G(8σ; σ)/G(0; σ) = e⁻³² ≈ 1.3·10⁻¹⁴), so a
 //! sentence sees at most 16 neighbours and a node at most 16 siblings
 //! (ids of distinct siblings differ by at least 1). One pass over the text
 //! nodes, one walk numbering the tree, one over the elements in reverse
