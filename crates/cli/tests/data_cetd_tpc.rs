@@ -31,7 +31,9 @@ fn cetd_tpc_chinese_floor() {
 
 #[test]
 fn eval_save_rescored_gives_the_same_figures() {
-    let Some(root) = common::data_root() else { return };
+    let Some(root) = common::data_root() else {
+        return;
+    };
     let tmp = tempfile::tempdir().unwrap();
     let bin = env!("CARGO_BIN_EXE_unchaff");
     let folder = root.join("scrapinghub");
@@ -42,7 +44,11 @@ fn eval_save_rescored_gives_the_same_figures() {
         .arg(tmp.path())
         .output()
         .unwrap();
-    assert!(eval.status.success(), "{}", String::from_utf8_lossy(&eval.stderr));
+    assert!(
+        eval.status.success(),
+        "{}",
+        String::from_utf8_lossy(&eval.stderr)
+    );
     let score = std::process::Command::new(bin)
         .arg("score")
         .arg(&folder)
@@ -50,7 +56,11 @@ fn eval_save_rescored_gives_the_same_figures() {
         .arg(tmp.path().join("scrapinghub"))
         .output()
         .unwrap();
-    assert!(score.status.success(), "{}", String::from_utf8_lossy(&score.stderr));
+    assert!(
+        score.status.success(),
+        "{}",
+        String::from_utf8_lossy(&score.stderr)
+    );
     let row = |o: &std::process::Output| {
         String::from_utf8_lossy(&o.stdout)
             .lines()

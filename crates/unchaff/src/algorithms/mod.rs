@@ -11,6 +11,7 @@ use crate::dom::NodeId;
 
 pub mod cetd_tpc;
 pub mod path_clustering;
+pub mod text_distribution;
 
 /// What an algorithm chose.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -58,6 +59,11 @@ pub const REGISTRY: &[Entry] = &[
         name: "path-clustering",
         summary: "tag-path clustering, trained thresholds, site templates (paper 3, SPEC §4)",
         build: path_clustering::build,
+    },
+    Entry {
+        name: "text-distribution",
+        summary: "Gaussian-smoothed sentence and node weights, largest self weight (paper 4, SPEC §5)",
+        build: text_distribution::build,
     },
 ];
 
