@@ -190,13 +190,12 @@ pub fn text(dom: &Dom, root: NodeId, selection: &Selection) -> String {
                         if e.tag == Tag::PRE {
                             pre += 1;
                         }
-                        if inside > 0 {
-                            match flow(e.tag) {
-                                Flow::Block => w.newline(),
-                                Flow::Break => w.newline(),
-                                Flow::Cell => w.space(),
-                                Flow::Inline => {}
-                            }
+                        // Outside a selection too: separately selected
+                        // pieces (text nodes) keep the page's line breaks.
+                        match flow(e.tag) {
+                            Flow::Block | Flow::Break => w.newline(),
+                            Flow::Cell => w.space(),
+                            Flow::Inline => {}
                         }
                     }
                     NodeKind::Text { start, end } if inside > 0 => {
@@ -208,7 +207,7 @@ pub fn text(dom: &Dom, root: NodeId, selection: &Selection) -> String {
             }
             Edge::Leave(id) => {
                 if let Some(tag) = dom.tag(id) {
-                    if inside > 0 && flow(tag) == Flow::Block {
+                    if flow(tag) == Flow::Block {
                         w.newline();
                     }
                     if tag == Tag::PRE {

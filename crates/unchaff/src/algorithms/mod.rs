@@ -9,6 +9,7 @@ use crate::Error;
 use crate::annotate::Page;
 use crate::dom::NodeId;
 
+pub mod cc;
 pub mod cetd_tpc;
 
 /// What an algorithm chose.
@@ -52,6 +53,11 @@ pub const REGISTRY: &[Entry] = &[
         name: "cetd-tpc-pagewide",
         summary: "cetd-tpc with paper 1's page-wide reading of path coverage (for comparison)",
         build: cetd_tpc::build_pagewide,
+    },
+    Entry {
+        name: "cc",
+        summary: "content correlativity with promotion/demotion smoothing (paper 2, SPEC §3)",
+        build: cc::build,
     },
 ];
 
