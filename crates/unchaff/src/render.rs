@@ -263,6 +263,24 @@ mod tests {
     }
 
     #[test]
+    fn separately_selected_texts_keep_line_breaks() {
+        // Texts "a", "b" (same <p>, inline <b> between) and "c" (next <p>)
+        // selected one by one: a block boundary between pieces breaks the
+        // line, an inline one gives a space; nothing before the first.
+        let dom = parse("<div><p>a<b>b</b></p><p>skip</p><p>c</p></div>");
+        let body = dom.body().unwrap();
+        let texts: Vec<NodeId> = dom
+            .descendants(body)
+            .filter(|&n| dom.text_of(n).is_some_and(|t| t != "skip"))
+            .collect();
+        let sel = Selection {
+            nodes: texts,
+            scores: vec![],
+        };
+        assert_eq!(text(&dom, body, &sel), "a b\nc");
+    }
+
+    #[test]
     fn blocks_end_lines_inline_runs_on() {
         assert_eq!(
             render_all(
