@@ -51,8 +51,11 @@ pub struct CleanReport {
     pub hidden: u32,
 }
 
-/// Cleans the subtree of `root` in place.
+/// Cleans the subtree of `root` in place, after folding Arabic
+/// presentation forms in the whole tree's text (SPEC §3.1, see
+/// [`crate::normalize`]).
 pub fn clean(dom: &mut Dom, root: NodeId) -> CleanReport {
+    crate::normalize::fold_presentation_forms(dom);
     let mut report = CleanReport::default();
     let mut doomed = Vec::new();
     let mut emptied = Vec::new();

@@ -26,6 +26,7 @@ pub mod annotate;
 pub mod clean;
 pub mod decode;
 pub mod dom;
+pub mod normalize;
 pub mod parse;
 pub mod render;
 
@@ -305,6 +306,40 @@ mod tests {
         assert_eq!(v["title"], "T");
         assert_eq!(v["algorithm"], "cetd-tpc");
         assert_eq!(v["charset"], "UTF-8");
+    }
+
+    #[test]
+    fn windows_1252_page_with_uyghur_references_comes_out_as_base_letters() {
+        // "ئۇيغۇرچە" (Uyghur), three ways on one windows-1252 page: as
+        // decimal references to the base letters, as hex references to
+        // presentation forms (ﺋ U+FE8B yeh-hamza initial, ﯘ U+FBD8 u final,
+        // ﻳ U+FEF3 yeh initial, ﻐ U+FED0 ghain medial, ﯗ U+FBD7 u
+        // isolated, ﺭ U+FEAD reh isolated, ﭼ U+FB7C tcheh initial, then ە
+        // U+06D5, which has no presentation form), and with a named
+        // reference and a raw windows-1252 byte around it (é = 0xE9).
+        let base = "&#1574;&#1735;&#1610;&#1594;&#1735;&#1585;&#1670;&#1749;";
+        let forms = "&#xFE8B;&#xFBD8;&#xFEF3;&#xFED0;&#xFBD7;&#xFEAD;&#xFB7C;&#x6D5;";
+        let mut page = b"<html><head><meta charset=windows-1252></head><body><p>".to_vec();
+        page.extend_from_slice(format!("{base} {forms} &amp; caf").as_bytes());
+        page.push(0xE9);
+        page.extend_from_slice(b"</p></body></html>");
+        let e = extract(&page, &Options::default()).unwrap();
+        assert_eq!(e.charset, "windows-1252");
+        let word = "\u{0626}\u{06C7}\u{064A}\u{063A}\u{06C7}\u{0631}\u{0686}\u{06D5}";
+        assert_eq!(e.text, format!("{word} {word} & café"));
+    }
+
+    #[test]
+    fn mislabelled_page_decodes_right() {
+        // Declares UTF-8, is GBK.
+        let text = "这是一个用于测试的中文句子，内容足够长以便统计检测能够判断编码。".repeat(3);
+        let (gbk, _, _) = encoding_rs::GBK.encode(&text);
+        let mut page = b"<html><head><meta charset=utf-8></head><body><p>".to_vec();
+        page.extend_from_slice(&gbk);
+        page.extend_from_slice(b"</p></body></html>");
+        let e = extract(&page, &Options::default()).unwrap();
+        assert_eq!(e.charset, "GBK");
+        assert_eq!(e.text, text);
     }
 
     #[test]

@@ -190,13 +190,12 @@ pub fn text(dom: &Dom, root: NodeId, selection: &Selection) -> String {
                         if e.tag == Tag::PRE {
                             pre += 1;
                         }
-                        if inside > 0 {
-                            match flow(e.tag) {
-                                Flow::Block => w.newline(),
-                                Flow::Break => w.newline(),
-                                Flow::Cell => w.space(),
-                                Flow::Inline => {}
-                            }
+                        // Outside a selection too: separately selected
+                        // pieces (text nodes) keep the page's line breaks.
+                        match flow(e.tag) {
+                            Flow::Block | Flow::Break => w.newline(),
+                            Flow::Cell => w.space(),
+                            Flow::Inline => {}
                         }
                     }
                     NodeKind::Text { start, end } if inside > 0 => {
@@ -208,7 +207,7 @@ pub fn text(dom: &Dom, root: NodeId, selection: &Selection) -> String {
             }
             Edge::Leave(id) => {
                 if let Some(tag) = dom.tag(id) {
-                    if inside > 0 && flow(tag) == Flow::Block {
+                    if flow(tag) == Flow::Block {
                         w.newline();
                     }
                     if tag == Tag::PRE {
@@ -261,6 +260,24 @@ mod tests {
                 scores: vec![],
             },
         )
+    }
+
+    #[test]
+    fn separately_selected_texts_keep_line_breaks() {
+        // Texts "a", "b" (same <p>, inline <b> between) and "c" (next <p>)
+        // selected one by one: a block boundary between pieces breaks the
+        // line, an inline one gives a space; nothing before the first.
+        let dom = parse("<div><p>a<b>b</b></p><p>skip</p><p>c</p></div>");
+        let body = dom.body().unwrap();
+        let texts: Vec<NodeId> = dom
+            .descendants(body)
+            .filter(|&n| dom.text_of(n).is_some_and(|t| t != "skip"))
+            .collect();
+        let sel = Selection {
+            nodes: texts,
+            scores: vec![],
+        };
+        assert_eq!(text(&dom, body, &sel), "a b\nc");
     }
 
     #[test]

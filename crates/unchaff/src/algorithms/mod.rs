@@ -9,6 +9,7 @@ use crate::Error;
 use crate::annotate::Page;
 use crate::dom::NodeId;
 
+pub mod cc;
 pub mod cetd_tpc;
 pub mod path_clustering;
 pub mod text_distribution;
@@ -64,6 +65,11 @@ pub const REGISTRY: &[Entry] = &[
         name: "text-distribution",
         summary: "Gaussian-smoothed sentence and node weights, largest self weight (paper 4, SPEC §5)",
         build: text_distribution::build,
+    },
+    Entry {
+        name: "cc",
+        summary: "content correlativity with promotion/demotion smoothing (paper 2, SPEC §3)",
+        build: cc::build,
     },
 ];
 
