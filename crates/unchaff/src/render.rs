@@ -165,8 +165,12 @@ impl Writer {
     }
 }
 
-/// The plain text of the selection inside `root`.
+/// The plain text of the selection inside `root`; a selection that carries
+/// its own text ([`Selection::text`]) renders as that text.
 pub fn text(dom: &Dom, root: NodeId, selection: &Selection) -> String {
+    if let Some(t) = &selection.text {
+        return t.clone();
+    }
     if selection.nodes.is_empty() {
         return String::new();
     }
@@ -259,6 +263,7 @@ mod tests {
             &Selection {
                 nodes: vec![body],
                 scores: vec![],
+                text: None,
             },
         )
     }
@@ -293,6 +298,7 @@ mod tests {
         let sel = Selection {
             nodes: vec![p1, div, third],
             scores: vec![],
+            text: None,
         };
         assert_eq!(text(&dom, body, &sel), "one\ntwo\nthree");
     }
@@ -308,6 +314,7 @@ mod tests {
         let sel = Selection {
             nodes: vec![texts[0], texts[2]],
             scores: vec![],
+            text: None,
         };
         assert_eq!(text(&dom, body, &sel), "alpha gamma");
     }

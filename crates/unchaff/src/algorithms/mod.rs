@@ -9,7 +9,10 @@ use crate::Error;
 use crate::annotate::Page;
 use crate::dom::NodeId;
 
+pub mod cepr;
+pub mod cetd;
 pub mod cetd_tpc;
+pub mod cetr;
 
 /// What an algorithm chose.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -20,6 +23,10 @@ pub struct Selection {
     /// A score per node index (`scores[id.index()]`), in the algorithm's
     /// own unit; empty when the algorithm has no per-node score.
     pub scores: Vec<f32>,
+    /// The extracted text itself, overriding `nodes`: algorithms that work
+    /// on source lines (CETR) produce their text directly, since a source
+    /// line does not map onto DOM nodes. `None` for tree algorithms.
+    pub text: Option<String>,
 }
 
 /// A content-extraction algorithm over an annotated page.
@@ -52,6 +59,41 @@ pub const REGISTRY: &[Entry] = &[
         name: "cetd-tpc-pagewide",
         summary: "cetd-tpc with paper 1's page-wide reading of path coverage (for comparison)",
         build: cetd_tpc::build_pagewide,
+    },
+    Entry {
+        name: "cetd",
+        summary: "composite text density + DensitySum (Sun et al., SIGIR 2011; reference)",
+        build: cetd::build,
+    },
+    Entry {
+        name: "cetd-td",
+        summary: "cetd with simple text density C'/T (reference)",
+        build: cetd::build_td,
+    },
+    Entry {
+        name: "cepr",
+        summary: "tag path ratio x dispersion, path-aware Gaussian smoothing (Wu et al., CIKM 2013; reference)",
+        build: cepr::build,
+    },
+    Entry {
+        name: "cepr-tpr",
+        summary: "cepr with plain text-to-tag-path ratios, no smoothing (reference)",
+        build: cepr::build_tpr,
+    },
+    Entry {
+        name: "cetr",
+        summary: "text-to-tag ratio of source lines, 2-D k-means (Weninger et al., WWW 2010; reference)",
+        build: cetr::build,
+    },
+    Entry {
+        name: "cetr-km",
+        summary: "cetr with 1-D k-means on the smoothed ratios (reference)",
+        build: cetr::build_km,
+    },
+    Entry {
+        name: "cetr-tm",
+        summary: "cetr with the threshold T' > lambda * sigma (reference)",
+        build: cetr::build_tm,
     },
 ];
 
