@@ -320,6 +320,18 @@ mod tests {
     }
 
     #[test]
+    fn text_override_wins() {
+        let dom = parse("<p>tree text</p>");
+        let body = dom.body().unwrap();
+        let sel = Selection {
+            nodes: vec![body],
+            scores: vec![],
+            text: Some("line text".into()),
+        };
+        assert_eq!(text(&dom, body, &sel), "line text");
+    }
+
+    #[test]
     fn title_is_collapsed() {
         let dom = parse("<title>  A \n title </title><svg><title>no</title></svg>");
         assert_eq!(title(&dom).as_deref(), Some("A title"));
