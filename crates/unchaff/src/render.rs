@@ -165,8 +165,12 @@ impl Writer {
     }
 }
 
-/// The plain text of the selection inside `root`.
+/// The plain text of the selection inside `root`; a selection that carries
+/// its own text ([`Selection::text`]) renders as that text.
 pub fn text(dom: &Dom, root: NodeId, selection: &Selection) -> String {
+    if let Some(t) = &selection.text {
+        return t.clone();
+    }
     if selection.nodes.is_empty() {
         return String::new();
     }
@@ -258,6 +262,7 @@ mod tests {
             &Selection {
                 nodes: vec![body],
                 scores: vec![],
+                text: None,
             },
         )
     }
@@ -275,7 +280,7 @@ mod tests {
             .collect();
         let sel = Selection {
             nodes: texts,
-            scores: vec![],
+            ..Selection::default()
         };
         assert_eq!(text(&dom, body, &sel), "a b\nc");
     }
@@ -310,6 +315,7 @@ mod tests {
         let sel = Selection {
             nodes: vec![p1, div, third],
             scores: vec![],
+            text: None,
         };
         assert_eq!(text(&dom, body, &sel), "one\ntwo\nthree");
     }
@@ -325,8 +331,21 @@ mod tests {
         let sel = Selection {
             nodes: vec![texts[0], texts[2]],
             scores: vec![],
+            text: None,
         };
         assert_eq!(text(&dom, body, &sel), "alpha gamma");
+    }
+
+    #[test]
+    fn text_override_wins() {
+        let dom = parse("<p>tree text</p>");
+        let body = dom.body().unwrap();
+        let sel = Selection {
+            nodes: vec![body],
+            scores: vec![],
+            text: Some("line text".into()),
+        };
+        assert_eq!(text(&dom, body, &sel), "line text");
     }
 
     #[test]

@@ -385,7 +385,11 @@ impl Algorithm for Cc {
             .map(|(t, _)| t.node)
             .collect();
         let scores = cl.cc.iter().map(|&v| v as f32).collect();
-        Selection { nodes, scores }
+        Selection {
+            nodes,
+            scores,
+            text: None,
+        }
     }
 }
 

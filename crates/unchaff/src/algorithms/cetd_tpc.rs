@@ -252,6 +252,7 @@ impl Algorithm for CetdTpc {
         Selection {
             nodes: best.into_iter().collect(),
             scores,
+            text: None,
         }
     }
 }

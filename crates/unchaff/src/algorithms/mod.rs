@@ -10,7 +10,10 @@ use crate::annotate::Page;
 use crate::dom::NodeId;
 
 pub mod cc;
+pub mod cepr;
+pub mod cetd;
 pub mod cetd_tpc;
+pub mod cetr;
 pub mod path_clustering;
 pub mod text_distribution;
 
@@ -23,6 +26,10 @@ pub struct Selection {
     /// A score per node index (`scores[id.index()]`), in the algorithm's
     /// own unit; empty when the algorithm has no per-node score.
     pub scores: Vec<f32>,
+    /// The extracted text itself, overriding `nodes`: algorithms that work
+    /// on source lines (CETR) produce their text directly, since a source
+    /// line does not map onto DOM nodes. `None` for tree algorithms.
+    pub text: Option<String>,
 }
 
 /// A content-extraction algorithm over an annotated page.
@@ -70,6 +77,41 @@ pub const REGISTRY: &[Entry] = &[
         name: "cc",
         summary: "content correlativity with promotion/demotion smoothing (paper 2, SPEC §3)",
         build: cc::build,
+    },
+    Entry {
+        name: "cetd",
+        summary: "composite text density + DensitySum (Sun et al., SIGIR 2011; reference)",
+        build: cetd::build,
+    },
+    Entry {
+        name: "cetd-td",
+        summary: "cetd with simple text density C'/T (reference)",
+        build: cetd::build_td,
+    },
+    Entry {
+        name: "cepr",
+        summary: "tag path ratio x dispersion, path-aware Gaussian smoothing (Wu et al., CIKM 2013; reference)",
+        build: cepr::build,
+    },
+    Entry {
+        name: "cepr-tpr",
+        summary: "cepr with plain text-to-tag-path ratios, no smoothing (reference)",
+        build: cepr::build_tpr,
+    },
+    Entry {
+        name: "cetr",
+        summary: "text-to-tag ratio of source lines, 2-D k-means (Weninger et al., WWW 2010; reference)",
+        build: cetr::build,
+    },
+    Entry {
+        name: "cetr-km",
+        summary: "cetr with 1-D k-means on the smoothed ratios (reference)",
+        build: cetr::build_km,
+    },
+    Entry {
+        name: "cetr-tm",
+        summary: "cetr with the threshold T' > lambda * sigma (reference)",
+        build: cetr::build_tm,
     },
 ];
 

@@ -464,7 +464,11 @@ impl Algorithm for PathClustering {
                 node
             })
             .collect();
-        Selection { nodes, scores }
+        Selection {
+            nodes,
+            scores,
+            text: None,
+        }
     }
 }
 

@@ -416,6 +416,7 @@ impl Algorithm for TextDistribution {
             // No node with text: the (empty) root, as CETD-TPC does.
             nodes: vec![w.best.unwrap_or(page.root)],
             scores,
+            text: None,
         }
     }
 }
