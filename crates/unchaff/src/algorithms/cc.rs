@@ -396,14 +396,10 @@ impl Algorithm for Cc {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::annotate::annotate;
+    use crate::algorithms::testutil::page_of;
     use crate::dom::Dom;
     use crate::parse::parse;
     use crate::render;
-
-    fn page_of(dom: &Dom) -> Page<'_> {
-        annotate(dom, "", dom.body().unwrap())
-    }
 
     fn extract(html: &str, cc: &Cc) -> String {
         let dom = parse(html);

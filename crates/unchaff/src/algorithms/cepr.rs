@@ -286,14 +286,9 @@ impl Algorithm for Cepr {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::annotate::annotate;
-    use crate::dom::Dom;
+    use crate::algorithms::testutil::page_of;
     use crate::parse::parse;
     use crate::render;
-
-    fn page_of(dom: &Dom) -> Page<'_> {
-        annotate(dom, "", dom.body().unwrap())
-    }
 
     #[test]
     fn edit_distances() {

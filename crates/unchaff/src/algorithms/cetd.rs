@@ -341,21 +341,9 @@ impl Algorithm for Cetd {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::annotate::annotate;
-    use crate::dom::Dom;
+    use crate::algorithms::testutil::{find, page_of};
     use crate::parse::parse;
     use crate::render;
-
-    fn page_of(dom: &Dom) -> Page<'_> {
-        annotate(dom, "", dom.body().unwrap())
-    }
-
-    fn find(dom: &Dom, tag: Tag, nth: usize) -> NodeId {
-        dom.descendants(dom.body().unwrap())
-            .filter(|&n| dom.is(n, tag))
-            .nth(nth)
-            .unwrap()
-    }
 
     #[test]
     fn counts_and_ctd_by_hand() {

@@ -263,20 +263,9 @@ impl Algorithm for CetdTpc {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::annotate::annotate;
-    use crate::dom::{Dom, NodeId, Tag};
+    use crate::algorithms::testutil::{find, page_of};
+    use crate::dom::Tag;
     use crate::parse::parse;
-
-    fn page_of(dom: &Dom) -> Page<'_> {
-        annotate(dom, "", dom.body().unwrap())
-    }
-
-    fn find(dom: &Dom, tag: Tag, nth: usize) -> NodeId {
-        dom.descendants(dom.body().unwrap())
-            .filter(|&n| dom.is(n, tag))
-            .nth(nth)
-            .unwrap()
-    }
 
     #[test]
     fn tbd_by_hand() {

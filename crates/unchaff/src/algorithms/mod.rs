@@ -213,6 +213,26 @@ pub fn argmax_first(values: impl Iterator<Item = f64>) -> Option<usize> {
     best.map(|(i, _)| i)
 }
 
+/// Helpers for the algorithms' unit tests.
+#[cfg(test)]
+pub(crate) mod testutil {
+    use crate::annotate::{Page, annotate};
+    use crate::dom::{Dom, NodeId, Tag};
+
+    /// The annotated page of a parsed document's body.
+    pub fn page_of(dom: &Dom) -> Page<'_> {
+        annotate(dom, "", dom.body().expect("a body"))
+    }
+
+    /// The `nth` element with `tag` under the body, in document order.
+    pub fn find(dom: &Dom, tag: Tag, nth: usize) -> NodeId {
+        dom.descendants(dom.body().expect("a body"))
+            .filter(|&n| dom.is(n, tag))
+            .nth(nth)
+            .expect("such an element")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

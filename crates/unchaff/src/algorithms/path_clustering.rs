@@ -475,13 +475,9 @@ impl Algorithm for PathClustering {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::annotate::annotate;
+    use crate::algorithms::testutil::page_of;
     use crate::dom::Dom;
     use crate::parse::parse;
-
-    fn page_of(dom: &Dom) -> Page<'_> {
-        annotate(dom, "", dom.body().unwrap())
-    }
 
     fn with_thresholds(length: f64, cn: f64) -> PathClustering {
         let mut model = Model::default_model();

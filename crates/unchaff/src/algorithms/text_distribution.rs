@@ -424,20 +424,9 @@ impl Algorithm for TextDistribution {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::annotate::annotate;
+    use crate::algorithms::testutil::{find, page_of};
     use crate::dom::Dom;
     use crate::parse::parse;
-
-    fn page_of(dom: &Dom) -> Page<'_> {
-        annotate(dom, "", dom.body().unwrap())
-    }
-
-    fn find(dom: &Dom, tag: Tag, nth: usize) -> NodeId {
-        dom.descendants(dom.body().unwrap())
-            .filter(|&n| dom.is(n, tag))
-            .nth(nth)
-            .unwrap()
-    }
 
     fn first_text(dom: &Dom, v: NodeId) -> NodeId {
         dom.descendants(v)
