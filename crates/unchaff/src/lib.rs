@@ -221,6 +221,20 @@ impl Extractor {
 
     /// Extracts one page, adding each stage's time to `times`.
     pub fn extract_timed(&self, bytes: &[u8], times: &mut StageTimes) -> Result<Extraction, Error> {
+        let (url, charset) = (self.options.url.as_deref(), self.options.charset.as_deref());
+        self.extract_page(bytes, url, charset, times)
+    }
+
+    /// Extracts one page whose URL and outside charset are its own rather
+    /// than the options' (a batch of pages from many sites, one algorithm
+    /// built once), adding each stage's time to `times`.
+    pub fn extract_page(
+        &self,
+        bytes: &[u8],
+        url: Option<&str>,
+        charset: Option<&str>,
+        times: &mut StageTimes,
+    ) -> Result<Extraction, Error> {
         let t0 = Instant::now();
         let max = self.options.max_input_bytes;
         if bytes.len() > max {
@@ -230,7 +244,7 @@ impl Extractor {
         if raw.is_empty() {
             return Err(Error::EmptyInput);
         }
-        let decoded = decode::decode(&raw, self.options.charset.as_deref())?;
+        let decoded = decode::decode(&raw, charset)?;
         if !matches!(decoded.encoding.name(), "UTF-16LE" | "UTF-16BE") {
             check_not_binary(&raw)?;
         }
@@ -241,7 +255,7 @@ impl Extractor {
         let root = dom.content_root();
         clean::clean(&mut dom, root);
         let mut page = annotate::annotate(&dom, &decoded.text, root);
-        page.url = self.options.url.as_deref();
+        page.url = url;
         let t3 = Instant::now();
         let selection = self.algorithm.run(&page);
         let t4 = Instant::now();
@@ -254,7 +268,7 @@ impl Extractor {
         times.algorithm += t4 - t3;
         times.render += t5 - t4;
         Ok(Extraction {
-            url: self.options.url.clone(),
+            url: url.map(str::to_owned),
             title,
             text,
             algorithm: self.algorithm.name().to_owned(),
