@@ -91,7 +91,7 @@ pub struct BatchArgs {
     /// error row. Measured after the fact: a running extraction is not stopped.
     #[arg(long, default_value_t = 60.0)]
     page_timeout: f64,
-    /// No progress bar and no summary.
+    /// No progress bar and no summary (warnings about unreadable input still show).
     #[arg(long, short = 'q')]
     quiet: bool,
 }
@@ -710,7 +710,9 @@ fn dechunk(body: &[u8]) -> Option<Vec<u8>> {
 
 /// Extracts one page into a row.
 fn process(ex: &Extractor, item: Item, timeout: Duration, algorithm: &str) -> (u64, Row, bool) {
-    let read_ok = item.body.is_ok();
+    // Only input that could not be read counts against the run; a page
+    // refused by a limit was read well enough to be judged.
+    let read_ok = !matches!(&item.body, Err(e) if e.kind == "read" || e.kind == "truncated");
     let mut row = Row {
         id: item.id,
         url: item.url,
@@ -845,9 +847,10 @@ pub fn run(a: BatchArgs) -> CliResult {
             "--resume works with --format jsonl only (a Parquet file cannot be appended to)".into(),
         );
     }
-    if !(a.page_timeout > 0.0) {
-        return Err("--page-timeout must be a positive number of seconds".into());
-    }
+    let timeout = Duration::try_from_secs_f64(a.page_timeout)
+        .ok()
+        .filter(|d| !d.is_zero())
+        .ok_or("--page-timeout must be a positive number of seconds")?;
     let opts = Options {
         max_input_bytes: a.max_bytes,
         ..crate::options(&a.alg)
@@ -892,7 +895,6 @@ pub fn run(a: BatchArgs) -> CliResult {
     let (rtx, rrx) = sync_channel::<(u64, Row, bool)>(window as usize);
     let written = Arc::new((Mutex::new(0u64), Condvar::new()));
     let consumed = Arc::new(AtomicU64::new(0));
-    let timeout = Duration::from_secs_f64(a.page_timeout);
 
     let bar = if !a.quiet && io::stderr().is_terminal() {
         let bar = indicatif::ProgressBar::new(total_bytes);
@@ -957,10 +959,11 @@ pub fn run(a: BatchArgs) -> CliResult {
     std::fs::rename(&tmp, &a.out).map_err(|e| format!("{}: {e}", a.out.display()))?;
 
     let secs = start.elapsed().as_secs_f64().max(1e-9);
+    // Input that could not be read is reported even with --quiet.
+    for w in &warnings {
+        eprintln!("unchaff batch: {w}");
+    }
     if !a.quiet {
-        for w in &warnings {
-            eprintln!("unchaff batch: {w}");
-        }
         let errors: usize = stats.errors.values().sum();
         let kinds: Vec<String> = stats
             .errors
@@ -968,7 +971,7 @@ pub fn run(a: BatchArgs) -> CliResult {
             .map(|(k, n)| format!("{n} {k}"))
             .collect();
         eprintln!(
-            "unchaff batch: {} pages written ({} errors{}){} in {:.1} s: {:.1} pages/s, {:.1} MB/s of input ({:.1} MB read)",
+            "unchaff batch: {} pages written ({} errors{}){} in {:.1} s: {:.1} pages/s, {:.1} MB/s of input ({:.1} MB in all)",
             stats.rows,
             errors,
             if kinds.is_empty() {
@@ -988,10 +991,13 @@ pub fn run(a: BatchArgs) -> CliResult {
         );
     }
     if stats.read_ok == 0 && skipped == 0 {
-        let why = warnings
-            .first()
-            .cloned()
-            .unwrap_or_else(|| "no pages in the inputs".into());
+        let why = warnings.first().cloned().unwrap_or_else(|| {
+            if stats.rows == 0 {
+                "no pages in the inputs".into()
+            } else {
+                "every page was unreadable".into()
+            }
+        });
         return Err(format!("nothing could be read ({why})").into());
     }
     Ok(())

@@ -479,12 +479,27 @@ fn nothing_readable_is_a_failure() {
         "{}",
         stderr(&o)
     );
-    // A page that reads but fails to extract is a row, and the run succeeds.
+    // Pages refused by a limit or failing to extract are rows, and the run succeeds.
     let bad = dir.path().join("bad.html");
     std::fs::write(&bad, "").unwrap();
     let (o, rows) = batch(&[bad.to_str().unwrap()], &out);
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(rows[0]["error"]["kind"], "empty");
+    std::fs::write(&bad, "<p>too long for the limit</p>").unwrap();
+    let (o, rows) = batch(&[bad.to_str().unwrap(), "--max-bytes", "5"], &out);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(rows[0]["error"]["kind"], "too_large");
+    // A WARC that is all garbage: nothing read, a warning, a failure.
+    let junk = dir.path().join("junk.warc");
+    std::fs::write(&junk, "this is not a WARC file\n").unwrap();
+    let (o, rows) = batch(&[junk.to_str().unwrap()], &out);
+    assert!(!o.status.success());
+    assert!(rows.is_empty());
+    assert!(
+        stderr(&o).contains("not a WARC record header"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]
