@@ -533,9 +533,14 @@ fn parquet_needs_the_feature() {
 #[cfg(feature = "parquet")]
 #[test]
 fn parquet_file_is_written() {
+    use parquet::file::reader::{FileReader, SerializedFileReader};
+    use parquet::record::RowAccessor;
+
     let dir = tempfile::tempdir().unwrap();
     let pages = dir.path().join("pages");
-    page_dir(&pages, 10);
+    let expected = page_dir(&pages, 10);
+    let bad = pages.join("zz-empty.html");
+    std::fs::write(&bad, "").unwrap();
     let out = dir.path().join("o.parquet");
     let o = unchaff()
         .args([
@@ -550,8 +555,22 @@ fn parquet_file_is_written() {
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", stderr(&o));
-    let bytes = std::fs::read(&out).unwrap();
-    assert!(bytes.starts_with(b"PAR1") && bytes.ends_with(b"PAR1"));
-    let text = String::from_utf8_lossy(&bytes);
-    assert!(text.contains("page 0 word"));
+    let reader = SerializedFileReader::new(std::fs::File::open(&out).unwrap()).unwrap();
+    let rows: Vec<_> = reader
+        .get_row_iter(None)
+        .unwrap()
+        .map(|r| r.unwrap())
+        .collect();
+    assert_eq!(rows.len(), 11);
+    // Columns: id url title text algorithm charset error_kind error_message.
+    let got: Vec<&str> = rows
+        .iter()
+        .map(|r| r.get_string(0).unwrap().as_str())
+        .collect();
+    let mut want: Vec<&str> = expected.iter().map(String::as_str).collect();
+    want.insert(10, "zz-empty");
+    assert_eq!(got, want);
+    assert!(rows[0].get_string(3).unwrap().contains("page 0 word"));
+    assert_eq!(rows[10].get_string(6).unwrap(), "empty");
+    assert!(rows[0].get_string(6).is_err(), "no error on a good page");
 }
