@@ -323,6 +323,29 @@ mod tests {
     }
 
     #[test]
+    fn extract_page_uses_the_pages_own_url_and_charset() {
+        let ex = Extractor::new(&Options::default()).unwrap();
+        // 0xE9 is "é" in windows-1252 and "й" in windows-1251 (а = 0xE0, й the tenth letter).
+        let page = b"<title>T</title><p>caf\xE9 au lait</p>";
+        let mut t = StageTimes::default();
+        let a = ex
+            .extract_page(
+                page,
+                Some("https://a.example/"),
+                Some("windows-1251"),
+                &mut t,
+            )
+            .unwrap();
+        assert_eq!(a.url.as_deref(), Some("https://a.example/"));
+        assert_eq!(a.charset, "windows-1251");
+        assert!(a.text.contains("cafй"), "{}", a.text);
+        // The next page on the same extractor keeps none of it.
+        let b = ex.extract_page(page, None, None, &mut t).unwrap();
+        assert_eq!(b.url, None);
+        assert!(b.text.contains("café"), "{}", b.text);
+    }
+
+    #[test]
     fn windows_1252_page_with_uyghur_references_comes_out_as_base_letters() {
         // "ئۇيغۇرچە" (Uyghur), three ways on one windows-1252 page: as
         // decimal references to the base letters, as hex references to
