@@ -1,6 +1,8 @@
 //! The `unchaff` command-line tool. All the work is in the `unchaff` and
 //! `unchaff-eval` libraries; this file parses arguments and prints.
 
+mod batch;
+
 use std::collections::HashMap;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -23,7 +25,8 @@ use unchaff_eval::report::{self, FolderScores};
                   Examples:\n  unchaff extract examples/article.html\n  \
                   unchaff extract page.html.gz --format json --url https://example.org/a\n  \
                   unchaff eval ../shared/data/scrapinghub\n  \
-                  unchaff bench ../shared/data/scrapinghub --threads 1"
+                  unchaff bench ../shared/data/scrapinghub --threads 1\n  \
+                  unchaff batch crawl.warc.gz --out pages.jsonl"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -44,6 +47,8 @@ enum Command {
     Algorithms,
     /// Train an algorithm's model on dataset folders and save it (JSON).
     Train(TrainArgs),
+    /// Extract many pages (directories, @lists, WARC, JSONL) in parallel into one JSONL or Parquet file.
+    Batch(batch::BatchArgs),
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -164,6 +169,7 @@ fn main() -> ExitCode {
         Command::Bench(a) => cmd_bench(a),
         Command::Algorithms => cmd_algorithms(),
         Command::Train(a) => cmd_train(a),
+        Command::Batch(a) => batch::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

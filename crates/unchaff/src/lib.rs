@@ -221,6 +221,20 @@ impl Extractor {
 
     /// Extracts one page, adding each stage's time to `times`.
     pub fn extract_timed(&self, bytes: &[u8], times: &mut StageTimes) -> Result<Extraction, Error> {
+        let (url, charset) = (self.options.url.as_deref(), self.options.charset.as_deref());
+        self.extract_page(bytes, url, charset, times)
+    }
+
+    /// Extracts one page whose URL and outside charset are its own rather
+    /// than the options' (a batch of pages from many sites, one algorithm
+    /// built once), adding each stage's time to `times`.
+    pub fn extract_page(
+        &self,
+        bytes: &[u8],
+        url: Option<&str>,
+        charset: Option<&str>,
+        times: &mut StageTimes,
+    ) -> Result<Extraction, Error> {
         let t0 = Instant::now();
         let max = self.options.max_input_bytes;
         if bytes.len() > max {
@@ -230,7 +244,7 @@ impl Extractor {
         if raw.is_empty() {
             return Err(Error::EmptyInput);
         }
-        let decoded = decode::decode(&raw, self.options.charset.as_deref())?;
+        let decoded = decode::decode(&raw, charset)?;
         if !matches!(decoded.encoding.name(), "UTF-16LE" | "UTF-16BE") {
             check_not_binary(&raw)?;
         }
@@ -241,7 +255,7 @@ impl Extractor {
         let root = dom.content_root();
         clean::clean(&mut dom, root);
         let mut page = annotate::annotate(&dom, &decoded.text, root);
-        page.url = self.options.url.as_deref();
+        page.url = url;
         let t3 = Instant::now();
         let selection = self.algorithm.run(&page);
         let t4 = Instant::now();
@@ -254,7 +268,7 @@ impl Extractor {
         times.algorithm += t4 - t3;
         times.render += t5 - t4;
         Ok(Extraction {
-            url: self.options.url.clone(),
+            url: url.map(str::to_owned),
             title,
             text,
             algorithm: self.algorithm.name().to_owned(),
@@ -306,6 +320,29 @@ mod tests {
         assert_eq!(v["title"], "T");
         assert_eq!(v["algorithm"], "cetd-tpc");
         assert_eq!(v["charset"], "UTF-8");
+    }
+
+    #[test]
+    fn extract_page_uses_the_pages_own_url_and_charset() {
+        let ex = Extractor::new(&Options::default()).unwrap();
+        // 0xE9 is "é" in windows-1252 and "й" in windows-1251 (а = 0xE0, й the tenth letter).
+        let page = b"<title>T</title><p>caf\xE9 au lait</p>";
+        let mut t = StageTimes::default();
+        let a = ex
+            .extract_page(
+                page,
+                Some("https://a.example/"),
+                Some("windows-1251"),
+                &mut t,
+            )
+            .unwrap();
+        assert_eq!(a.url.as_deref(), Some("https://a.example/"));
+        assert_eq!(a.charset, "windows-1251");
+        assert!(a.text.contains("cafй"), "{}", a.text);
+        // The next page on the same extractor keeps none of it.
+        let b = ex.extract_page(page, None, None, &mut t).unwrap();
+        assert_eq!(b.url, None);
+        assert!(b.text.contains("café"), "{}", b.text);
     }
 
     #[test]

@@ -1,0 +1,576 @@
+//! `unchaff batch` end to end: WARC (gzip members per record), directories,
+//! JSONL, @lists, order across thread counts, resume, limits.
+
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Output};
+
+use flate2::Compression;
+use flate2::write::GzEncoder;
+use serde_json::Value;
+
+fn unchaff() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_unchaff"))
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Runs `unchaff batch ARGS --out OUT --quiet` and returns the rows.
+fn batch(args: &[&str], out: &Path) -> (Output, Vec<Value>) {
+    let o = unchaff()
+        .arg("batch")
+        .args(args)
+        .arg("--out")
+        .arg(out)
+        .arg("--quiet")
+        .output()
+        .expect("run unchaff");
+    let rows = std::fs::read_to_string(out)
+        .unwrap_or_default()
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("each line is JSON"))
+        .collect();
+    (o, rows)
+}
+
+/// An article page: `words` fills its paragraphs; nav and footer are chaff.
+fn article(title: &str, words: &str) -> String {
+    let para = format!("<p>{words} {words} {words} {words}.</p>");
+    format!(
+        "<html><head><title>{title}</title></head><body>\
+         <nav><a href=/>Home</a> <a href=/news>News</a> <a href=/about>About</a></nav>\
+         <article><h1>{title}</h1>{para}{para}{para}{para}</article>\
+         <footer><a href=/legal>Legal</a> <a href=/privacy>Privacy</a></footer></body></html>"
+    )
+}
+
+/// One WARC record (uncompressed).
+fn warc_record(kind: &str, id: &str, uri: &str, block: &[u8]) -> Vec<u8> {
+    let mut r = format!(
+        "WARC/1.1\r\nWARC-Type: {kind}\r\nWARC-Record-ID: <urn:uuid:{id}>\r\n\
+         WARC-Target-URI: {uri}\r\nWARC-Date: 2026-01-01T00:00:00Z\r\n\
+         Content-Length: {}\r\n\r\n",
+        block.len()
+    )
+    .into_bytes();
+    r.extend_from_slice(block);
+    r.extend_from_slice(b"\r\n\r\n");
+    r
+}
+
+/// An HTTP response: status line, headers, blank line, body.
+fn http(headers: &str, body: &[u8]) -> Vec<u8> {
+    let mut r = format!("HTTP/1.1 200 OK\r\n{headers}\r\n").into_bytes();
+    r.extend_from_slice(body);
+    r
+}
+
+fn gzip(bytes: &[u8]) -> Vec<u8> {
+    let mut e = GzEncoder::new(Vec::new(), Compression::default());
+    e.write_all(bytes).unwrap();
+    e.finish().unwrap()
+}
+
+/// Russian lower-case text in windows-1251: а..я (U+0430..U+044F) are the
+/// bytes 0xE0..0xFF, space is 0x20.
+fn cp1251(s: &str) -> Vec<u8> {
+    s.chars()
+        .map(|c| match c {
+            ' ' => b' ',
+            'а'..='я' => 0xE0 + (c as u32 - 'а' as u32) as u8,
+            _ => panic!("not in this little table: {c}"),
+        })
+        .collect()
+}
+
+const RUSSIAN: &str = "мы шли вдоль реки и считали камни на старом мосту";
+
+/// A WARC with: warcinfo, an HTML page, a PNG, a request, a windows-1251
+/// page whose charset is only in the HTTP header, a chunked page, a page
+/// with an unknown charset label, and a truncated last record. Each record
+/// is its own gzip member when `gz`.
+fn test_warc(gz: bool, truncate_last: bool) -> Vec<u8> {
+    let mut records = vec![
+        warc_record("warcinfo", "info", "", b"software: test\r\n"),
+        warc_record(
+            "response",
+            "a",
+            "https://example.org/a",
+            &http(
+                "Content-Type: text/html; charset=utf-8\r\n",
+                article("Page A", "alpha bridges carry quiet rivers").as_bytes(),
+            ),
+        ),
+        warc_record(
+            "response",
+            "png",
+            "https://example.org/x.png",
+            &http(
+                "Content-Type: image/png\r\n",
+                b"\x89PNG\r\n\x1a\nnot really",
+            ),
+        ),
+        warc_record(
+            "request",
+            "req",
+            "https://example.org/a",
+            b"GET /a HTTP/1.1\r\nHost: example.org\r\n\r\n",
+        ),
+    ];
+    let mut ru = b"<html><head><title>ru</title></head><body><article>".to_vec();
+    for _ in 0..4 {
+        ru.extend_from_slice(b"<p>");
+        ru.extend_from_slice(&cp1251(RUSSIAN));
+        ru.extend_from_slice(b" ");
+        ru.extend_from_slice(&cp1251(RUSSIAN));
+        ru.extend_from_slice(b"</p>");
+    }
+    ru.extend_from_slice(b"</article></body></html>");
+    records.push(warc_record(
+        "response",
+        "ru",
+        "https://example.ru/",
+        &http("Content-Type: text/html; charset=windows-1251\r\n", &ru),
+    ));
+    // Detection alone reads the page above right too; this one's wrong
+    // <meta> would win over detection, so only the header can decode it.
+    let mut ru_meta = b"<meta charset=koi8-r>".to_vec();
+    ru_meta.extend_from_slice(&ru);
+    records.push(warc_record(
+        "response",
+        "ru-meta",
+        "https://example.ru/m",
+        &http(
+            "Content-Type: text/html;charset=\"Windows-1251\"\r\n",
+            &ru_meta,
+        ),
+    ));
+    let page = article("Chunked", "gamma chunks arrive in pieces");
+    let (p1, p2) = page.split_at(page.len() / 2);
+    let chunked = format!(
+        "{:x}\r\n{p1}\r\n{:x}\r\n{p2}\r\n0\r\n\r\n",
+        p1.len(),
+        p2.len()
+    );
+    records.push(warc_record(
+        "response",
+        "chunked",
+        "https://example.org/c",
+        &http(
+            "Content-Type: text/html\r\nTransfer-Encoding: chunked\r\n",
+            chunked.as_bytes(),
+        ),
+    ));
+    records.push(warc_record(
+        "response",
+        "odd-charset",
+        "https://example.org/o",
+        &http(
+            "Content-Type: text/html; charset=x-no-such-thing\r\n",
+            article("Odd", "delta labels nobody knows at all").as_bytes(),
+        ),
+    ));
+    records.push(warc_record(
+        "response",
+        "cut",
+        "https://example.org/cut",
+        &http(
+            "Content-Type: text/html\r\n",
+            article("Cut", "epsilon pages cut short by a crash").as_bytes(),
+        ),
+    ));
+    let mut out = Vec::new();
+    let last = records.len() - 1;
+    for (i, r) in records.iter().enumerate() {
+        let mut bytes = if gz { gzip(r) } else { r.clone() };
+        if i == last && truncate_last {
+            bytes.truncate(bytes.len() * 2 / 3);
+        }
+        out.extend_from_slice(&bytes);
+    }
+    out
+}
+
+fn ids(rows: &[Value]) -> Vec<&str> {
+    rows.iter().map(|r| r["id"].as_str().unwrap()).collect()
+}
+
+#[test]
+fn warc_gz_every_html_record_gives_a_row() {
+    let dir = tempfile::tempdir().unwrap();
+    let warc = dir.path().join("crawl.warc.gz");
+    std::fs::write(&warc, test_warc(true, true)).unwrap();
+    let out = dir.path().join("out.jsonl");
+    let (o, rows) = batch(&[warc.to_str().unwrap()], &out);
+    assert!(o.status.success(), "{}", stderr(&o));
+    // The PNG, the request and the warcinfo give no row; every HTML response does.
+    assert_eq!(
+        ids(&rows),
+        [
+            "urn:uuid:a",
+            "urn:uuid:ru",
+            "urn:uuid:ru-meta",
+            "urn:uuid:chunked",
+            "urn:uuid:odd-charset",
+            "urn:uuid:cut"
+        ]
+    );
+    assert_eq!(rows[0]["url"], "https://example.org/a");
+    assert!(rows[0]["text"].as_str().unwrap().contains("alpha bridges"));
+    assert_eq!(rows[0]["error"], Value::Null);
+    // The charset came from the HTTP header only.
+    assert_eq!(rows[1]["charset"], "windows-1251");
+    assert!(
+        rows[1]["text"].as_str().unwrap().contains(RUSSIAN),
+        "{}",
+        rows[1]
+    );
+    // The header also wins over the page's own (wrong) declaration.
+    assert_eq!(rows[2]["charset"], "windows-1251");
+    assert!(
+        rows[2]["text"].as_str().unwrap().contains(RUSSIAN),
+        "{}",
+        rows[2]
+    );
+    let rows = &rows[1..];
+    // De-chunked: the chunk sizes are gone, the text is whole.
+    let chunked = rows[2]["text"].as_str().unwrap();
+    assert!(
+        chunked.contains("gamma chunks arrive in pieces"),
+        "{chunked}"
+    );
+    assert!(!chunked.contains("\r\n0\r\n"));
+    // An unknown label is ignored, not an error.
+    assert_eq!(rows[3]["error"], Value::Null, "{}", rows[3]);
+    assert_eq!(rows[3]["charset"], "UTF-8");
+    // The truncated record is an error row.
+    assert_eq!(rows[4]["error"]["kind"], "truncated", "{}", rows[4]);
+    assert_eq!(rows[4]["text"], Value::Null);
+}
+
+#[test]
+fn plain_warc_reads_the_same() {
+    let dir = tempfile::tempdir().unwrap();
+    let warc = dir.path().join("crawl.warc");
+    std::fs::write(&warc, test_warc(false, false)).unwrap();
+    let out = dir.path().join("out.jsonl");
+    let (o, rows) = batch(&[warc.to_str().unwrap()], &out);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(rows.len(), 6);
+    assert!(rows.iter().all(|r| r["error"].is_null()), "{rows:?}");
+    assert!(rows[5]["text"].as_str().unwrap().contains("epsilon pages"));
+}
+
+/// A directory of page files; returns their expected ids in sorted-path order.
+fn page_dir(root: &Path, n: usize) -> Vec<String> {
+    std::fs::create_dir_all(root.join("sub")).unwrap();
+    let mut ids = Vec::new();
+    for i in 0..n {
+        // Sizes vary a hundredfold, so the workers finish out of order.
+        let words = "word ".repeat(1 + (i * 37) % 300);
+        let html = article(&format!("Page {i}"), &format!("page {i} {words}"));
+        let name = format!("p{i:04}");
+        match i % 3 {
+            0 => std::fs::write(root.join(format!("{name}.html")), html).unwrap(),
+            1 => {
+                std::fs::write(root.join(format!("{name}.html.gz")), gzip(html.as_bytes())).unwrap()
+            }
+            _ => std::fs::write(root.join("sub").join(format!("{name}.htm")), html).unwrap(),
+        }
+        ids.push((
+            if i % 3 == 2 {
+                format!("sub/{name}")
+            } else {
+                name.clone()
+            },
+            name,
+        ));
+    }
+    std::fs::write(root.join("notes.txt"), "not a page").unwrap();
+    ids.sort();
+    ids.into_iter().map(|(_, id)| id).collect()
+}
+
+#[test]
+fn directory_input_sorted_and_recursive() {
+    let dir = tempfile::tempdir().unwrap();
+    let pages = dir.path().join("pages");
+    let expected = page_dir(&pages, 6);
+    let out = dir.path().join("out.jsonl");
+    let (o, rows) = batch(&[pages.to_str().unwrap()], &out);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(ids(&rows), expected);
+    assert!(rows.iter().all(|r| r["error"].is_null()));
+    assert!(rows[0]["text"].as_str().unwrap().contains("page 0 word"));
+}
+
+#[test]
+fn jsonl_input_ids_urls_and_bad_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    let jsonl = dir.path().join("pages.jsonl");
+    // The second page declares windows-1251 but the JSON string is Unicode.
+    let declared = format!(
+        "<meta charset=windows-1251>{}",
+        article("Ru", "мы шли вдоль реки и считали камни")
+    );
+    let lines = [
+        serde_json::json!({"id": "one", "url": "https://a.example/1", "html": article("One", "first page words here")}).to_string(),
+        serde_json::json!({"url": "https://a.example/2", "html": declared}).to_string(),
+        "{not json".to_owned(),
+        serde_json::json!({"id": 7, "url": null, "html": ""}).to_string(),
+    ];
+    std::fs::write(&jsonl, lines.join("\n") + "\n").unwrap();
+    let out = dir.path().join("out.jsonl");
+    let (o, rows) = batch(&[jsonl.to_str().unwrap()], &out);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(rows.len(), 4, "{rows:?}");
+    assert_eq!(rows[0]["id"], "one");
+    assert_eq!(rows[0]["url"], "https://a.example/1");
+    assert!(
+        rows[0]["text"]
+            .as_str()
+            .unwrap()
+            .contains("first page words")
+    );
+    // No id: the URL stands for it; the text is the Unicode of the JSON.
+    assert_eq!(rows[1]["id"], "https://a.example/2");
+    assert!(
+        rows[1]["text"].as_str().unwrap().contains("считали камни"),
+        "{}",
+        rows[1]
+    );
+    assert_eq!(rows[2]["error"]["kind"], "json");
+    assert!(rows[2]["id"].as_str().unwrap().ends_with("pages.jsonl:3"));
+    assert_eq!(rows[3]["id"], "7");
+    assert_eq!(rows[3]["error"]["kind"], "empty");
+}
+
+#[test]
+fn list_input_keeps_the_list_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = dir.path().join("a.html");
+    let b = dir.path().join("b.html.gz");
+    std::fs::write(&a, article("A", "apples fall far from trees")).unwrap();
+    std::fs::write(
+        &b,
+        gzip(article("B", "bees make honey all summer").as_bytes()),
+    )
+    .unwrap();
+    let list = dir.path().join("list.txt");
+    std::fs::write(&list, format!("{}\n\n{}\n", b.display(), a.display())).unwrap();
+    let out = dir.path().join("out.jsonl");
+    let (o, rows) = batch(&[&format!("@{}", list.display())], &out);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(ids(&rows), ["b", "a"]);
+    assert!(
+        rows[0]["text"]
+            .as_str()
+            .unwrap()
+            .contains("bees make honey")
+    );
+}
+
+#[test]
+fn output_does_not_depend_on_threads() {
+    let dir = tempfile::tempdir().unwrap();
+    let pages = dir.path().join("pages");
+    let expected = page_dir(&pages, 300);
+    let warc = dir.path().join("c.warc.gz");
+    std::fs::write(&warc, test_warc(true, false)).unwrap();
+    let (o1, out1) = (dir.path().join("t1.jsonl"), dir.path().join("t2.jsonl"));
+    let args = |t: &'static str| {
+        [
+            pages.to_str().unwrap().to_owned(),
+            warc.to_str().unwrap().to_owned(),
+            "--threads".into(),
+            t.into(),
+        ]
+    };
+    let a1 = args("1");
+    let a2 = args("2");
+    let (r1, rows) = batch(&a1.iter().map(String::as_str).collect::<Vec<_>>(), &o1);
+    let (r2, _) = batch(&a2.iter().map(String::as_str).collect::<Vec<_>>(), &out1);
+    assert!(r1.status.success() && r2.status.success());
+    assert_eq!(rows.len(), 306);
+    assert_eq!(&ids(&rows)[..300], expected);
+    let (b1, b2) = (std::fs::read(&o1).unwrap(), std::fs::read(&out1).unwrap());
+    assert!(b1 == b2, "--threads 1 and --threads 2 outputs differ");
+}
+
+#[test]
+fn resume_after_a_crash_gives_one_row_per_page() {
+    let dir = tempfile::tempdir().unwrap();
+    let pages = dir.path().join("pages");
+    page_dir(&pages, 40);
+    let p = pages.to_str().unwrap();
+    let full = dir.path().join("full.jsonl");
+    let (o, rows) = batch(&[p], &full);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(rows.len(), 40);
+    let full_bytes = std::fs::read(&full).unwrap();
+
+    // A crash: 15 whole rows and half of the 16th in the .tmp, no final file.
+    let out = dir.path().join("out.jsonl");
+    let tmp = dir.path().join("out.jsonl.tmp");
+    let text = String::from_utf8(full_bytes.clone()).unwrap();
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    let mut partial: String = lines[..15].concat();
+    partial.push_str(&lines[15][..lines[15].len() / 2]);
+    std::fs::write(&tmp, partial).unwrap();
+    let (o, rows) = batch(&[p, "--resume", "--threads", "2"], &out);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(!tmp.exists(), "the .tmp is renamed at the end");
+    assert_eq!(rows.len(), 40);
+    assert!(
+        std::fs::read(&out).unwrap() == full_bytes,
+        "resumed output differs"
+    );
+
+    // Resuming a finished run changes nothing.
+    let (o, _) = batch(&[p, "--resume"], &out);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(std::fs::read(&out).unwrap() == full_bytes);
+
+    // Without --resume the run starts over and overwrites.
+    std::fs::write(&tmp, "{\"id\": \"junk\"}\n").unwrap();
+    let (o, rows) = batch(&[p], &out);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(rows.len(), 40);
+}
+
+#[test]
+fn limits_become_error_rows() {
+    let dir = tempfile::tempdir().unwrap();
+    let small = dir.path().join("small.html");
+    let big = dir.path().join("big.html");
+    std::fs::write(&small, article("S", "short page")).unwrap();
+    std::fs::write(&big, article("B", &"many words ".repeat(500))).unwrap();
+    let out = dir.path().join("out.jsonl");
+    let (o, rows) = batch(
+        &[
+            big.to_str().unwrap(),
+            small.to_str().unwrap(),
+            "--max-bytes",
+            "2000",
+        ],
+        &out,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(rows[0]["error"]["kind"], "too_large");
+    assert_eq!(rows[1]["error"], Value::Null);
+    // Every extraction takes longer than a nanosecond.
+    let (o, rows) = batch(&[small.to_str().unwrap(), "--page-timeout", "1e-9"], &out);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(rows[0]["error"]["kind"], "timeout");
+}
+
+#[test]
+fn nothing_readable_is_a_failure() {
+    let dir = tempfile::tempdir().unwrap();
+    let empty = dir.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    let out = dir.path().join("out.jsonl");
+    let (o, _) = batch(&[empty.to_str().unwrap()], &out);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("nothing could be read"),
+        "{}",
+        stderr(&o)
+    );
+    // Pages refused by a limit or failing to extract are rows, and the run succeeds.
+    let bad = dir.path().join("bad.html");
+    std::fs::write(&bad, "").unwrap();
+    let (o, rows) = batch(&[bad.to_str().unwrap()], &out);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(rows[0]["error"]["kind"], "empty");
+    std::fs::write(&bad, "<p>too long for the limit</p>").unwrap();
+    let (o, rows) = batch(&[bad.to_str().unwrap(), "--max-bytes", "5"], &out);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(rows[0]["error"]["kind"], "too_large");
+    // A WARC that is all garbage: nothing read, a warning, a failure.
+    let junk = dir.path().join("junk.warc");
+    std::fs::write(&junk, "this is not a WARC file\n").unwrap();
+    let (o, rows) = batch(&[junk.to_str().unwrap()], &out);
+    assert!(!o.status.success());
+    assert!(rows.is_empty());
+    assert!(
+        stderr(&o).contains("not a WARC record header"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn summary_on_stderr_unless_quiet() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = dir.path().join("a.html");
+    std::fs::write(&a, article("A", "apples fall far from trees")).unwrap();
+    let o = unchaff()
+        .args(["batch", a.to_str().unwrap(), "--out"])
+        .arg(dir.path().join("o.jsonl"))
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+    let e = stderr(&o);
+    assert!(
+        e.contains("1 pages written (0 errors)") && e.contains("pages/s"),
+        "{e}"
+    );
+}
+
+#[cfg(not(feature = "parquet"))]
+#[test]
+fn parquet_needs_the_feature() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("o.parquet");
+    let (o, _) = batch(&[dir.path().to_str().unwrap(), "--format", "parquet"], &out);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("`parquet` feature"), "{}", stderr(&o));
+}
+
+#[cfg(feature = "parquet")]
+#[test]
+fn parquet_file_is_written() {
+    use parquet::file::reader::{FileReader, SerializedFileReader};
+    use parquet::record::RowAccessor;
+
+    let dir = tempfile::tempdir().unwrap();
+    let pages = dir.path().join("pages");
+    let expected = page_dir(&pages, 10);
+    let bad = pages.join("zz-empty.html");
+    std::fs::write(&bad, "").unwrap();
+    let out = dir.path().join("o.parquet");
+    let o = unchaff()
+        .args([
+            "batch",
+            pages.to_str().unwrap(),
+            "--format",
+            "parquet",
+            "--quiet",
+            "--out",
+        ])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let reader = SerializedFileReader::new(std::fs::File::open(&out).unwrap()).unwrap();
+    let rows: Vec<_> = reader
+        .get_row_iter(None)
+        .unwrap()
+        .map(|r| r.unwrap())
+        .collect();
+    assert_eq!(rows.len(), 11);
+    // Columns: id url title text algorithm charset error_kind error_message.
+    let got: Vec<&str> = rows
+        .iter()
+        .map(|r| r.get_string(0).unwrap().as_str())
+        .collect();
+    let mut want: Vec<&str> = expected.iter().map(String::as_str).collect();
+    want.insert(10, "zz-empty");
+    assert_eq!(got, want);
+    assert!(rows[0].get_string(3).unwrap().contains("page 0 word"));
+    assert_eq!(rows[10].get_string(6).unwrap(), "empty");
+    assert!(rows[0].get_string(6).is_err(), "no error on a good page");
+}
