@@ -29,6 +29,7 @@ pub mod dom;
 pub mod normalize;
 pub mod parse;
 pub mod render;
+pub mod svm;
 
 use std::time::{Duration, Instant};
 
