@@ -553,13 +553,13 @@ fn reconstruct_gradient(
     for k in active..l {
         g[k] = g_bar[k] - 1.0;
     }
-    for i in 0..active {
-        if alpha[i] > 0.0 && alpha[i] < c {
+    for (i, &a) in alpha.iter().enumerate().take(active) {
+        if a > 0.0 && a < c {
             // Q_ik = Q_ki: use row i, but only its tail is needed.
             let s = kern.row(i, l);
             let q = &kern.cache.rows[s];
             for k in active..l {
-                g[k] += alpha[i] * q[k] as f64;
+                g[k] += a * q[k] as f64;
             }
         }
     }

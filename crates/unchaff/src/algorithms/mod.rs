@@ -15,6 +15,7 @@ pub mod cetd;
 pub mod cetd_tpc;
 pub mod cetr;
 pub mod path_clustering;
+pub mod template_svm;
 pub mod text_distribution;
 
 /// What an algorithm chose.
@@ -72,6 +73,11 @@ pub const REGISTRY: &[Entry] = &[
         name: "text-distribution",
         summary: "Gaussian-smoothed sentence and node weights, largest self weight (paper 4, SPEC §5)",
         build: text_distribution::build,
+    },
+    Entry {
+        name: "template-svm",
+        summary: "site templates + RBF-kernel SVM over block features R1-R5 (paper 5, SPEC §6)",
+        build: template_svm::build,
     },
     Entry {
         name: "cc",
