@@ -44,6 +44,40 @@ enum Command {
     Algorithms,
     /// Train an algorithm's model on dataset folders and save it (JSON).
     Train(TrainArgs),
+    /// Learn and inspect site templates (paper 5's common-noise library, SQLite).
+    #[command(subcommand)]
+    Templates(TemplatesCommand),
+}
+
+#[derive(Subcommand)]
+enum TemplatesCommand {
+    /// Learn site templates from pages, in batches of 10 pages per site (a partial batch stays pending).
+    Learn(TemplatesLearnArgs),
+    /// List the sites of a library, or one site's entries.
+    Show(TemplatesShowArgs),
+}
+
+#[derive(Args)]
+struct TemplatesLearnArgs {
+    /// The library file (created if missing).
+    #[arg(long, value_name = "FILE")]
+    db: PathBuf,
+    /// Dataset folders (site: each page's manifest url host, else its site field), or HTML files (need --site).
+    #[arg(required = true)]
+    input: Vec<PathBuf>,
+    /// The site of the HTML files given (a host or any site id).
+    #[arg(long)]
+    site: Option<String>,
+}
+
+#[derive(Args)]
+struct TemplatesShowArgs {
+    /// The library file.
+    #[arg(long, value_name = "FILE")]
+    db: PathBuf,
+    /// Show this site's entries.
+    #[arg(long)]
+    site: Option<String>,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -77,6 +111,9 @@ struct ExtractArgs {
     /// Output format.
     #[arg(long, short = 'f', value_enum, default_value = "text")]
     format: FormatArg,
+    /// A site template library: the page's site's entries (site = the --url host) are deleted first.
+    #[arg(long, value_name = "FILE")]
+    templates: Option<PathBuf>,
     #[command(flatten)]
     alg: AlgorithmArgs,
 }
@@ -100,6 +137,9 @@ struct EvalArgs {
     /// Worker threads (default: all cores). Results do not depend on it.
     #[arg(long, short = 'j')]
     threads: Option<usize>,
+    /// A site template library applied before the algorithm (site: each page's manifest url host, else its site field).
+    #[arg(long, value_name = "FILE")]
+    templates: Option<PathBuf>,
 }
 
 #[derive(Args)]
@@ -173,6 +213,8 @@ fn main() -> ExitCode {
         Command::Bench(a) => cmd_bench(a),
         Command::Algorithms => cmd_algorithms(),
         Command::Train(a) => cmd_train(a),
+        Command::Templates(TemplatesCommand::Learn(a)) => cmd_templates_learn(a),
+        Command::Templates(TemplatesCommand::Show(a)) => cmd_templates_show(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -202,6 +244,7 @@ fn cmd_extract(a: ExtractArgs) -> CliResult {
     let opts = Options {
         url: a.url,
         charset: a.charset,
+        templates: a.templates,
         format: match a.format {
             FormatArg::Text => Format::Text,
             FormatArg::Json => Format::Json,
@@ -262,7 +305,10 @@ fn with_threads<T: Send>(
 }
 
 fn cmd_eval(a: EvalArgs) -> CliResult {
-    let extractor = Extractor::new(&options(&a.alg))?;
+    let extractor = Extractor::new(&Options {
+        templates: a.templates.clone(),
+        ..options(&a.alg)
+    })?;
     let filters: Vec<Filter> = a
         .filter
         .iter()
@@ -287,8 +333,14 @@ fn cmd_eval(a: EvalArgs) -> CliResult {
                         .read_page_bytes(p)
                         .map_err(|e| e.to_string())
                         .and_then(|b| {
+                            // The page's site only when templates need it:
+                            // other algorithms keep eval's URL-less runs.
+                            let site = match &a.templates {
+                                Some(_) => p.url.clone().or_else(|| p.field("site")),
+                                None => None,
+                            };
                             extractor
-                                .extract(&b)
+                                .extract_url(&b, site.as_deref())
                                 .map(|x| x.text)
                                 .map_err(|e| e.to_string())
                         });
@@ -621,5 +673,80 @@ fn cmd_train_svm(a: TrainArgs) -> CliResult {
         t.elapsed().as_secs_f64()
     );
     eprintln!("trained in {:.1} s", start.elapsed().as_secs_f64());
+    Ok(())
+}
+
+fn cmd_templates_learn(a: TemplatesLearnArgs) -> CliResult {
+    use std::collections::BTreeMap;
+    use unchaff::templates::{Library, PageLeaves, page_leaves};
+    let mut by_site: BTreeMap<String, Vec<PageLeaves>> = BTreeMap::new();
+    for input in &a.input {
+        if input.is_file() {
+            let site = a
+                .site
+                .clone()
+                .ok_or_else(|| format!("{}: an HTML file needs --site", input.display()))?;
+            let bytes = std::fs::read(input)?;
+            by_site.entry(site).or_default().push(page_leaves(&bytes)?);
+            continue;
+        }
+        for dir in dataset_dirs(std::slice::from_ref(input))? {
+            let ds = Dataset::open(&dir)?;
+            let done: Vec<Result<(String, PageLeaves), String>> = ds
+                .pages
+                .par_iter()
+                .filter_map(|p| {
+                    let site = p
+                        .url
+                        .as_deref()
+                        .and_then(unchaff::algorithms::path_clustering::host_of)
+                        .or_else(|| p.field("site"))
+                        .or_else(|| a.site.clone())?;
+                    Some(
+                        ds.read_page_bytes(p)
+                            .map_err(|e| e.to_string())
+                            .and_then(|b| page_leaves(&b).map_err(|e| e.to_string()))
+                            .map(|l| (site, l))
+                            .map_err(|e| format!("{}/{}: {e}", ds.name, p.id)),
+                    )
+                })
+                .collect();
+            for r in done {
+                match r {
+                    Ok((site, leaves)) => by_site.entry(site).or_default().push(leaves),
+                    Err(e) => eprintln!("{e}"),
+                }
+            }
+        }
+    }
+    let mut lib = Library::open(&a.db)?;
+    for (site, pages) in &by_site {
+        let r = lib.learn(site, pages)?;
+        println!(
+            "{site}: {} pages, {} batches, {} entries added, {} pages pending",
+            pages.len(),
+            r.batches,
+            r.added,
+            r.pending_pages
+        );
+    }
+    Ok(())
+}
+
+fn cmd_templates_show(a: TemplatesShowArgs) -> CliResult {
+    let lib = unchaff::templates::Library::open(&a.db)?;
+    match a.site {
+        Some(site) => {
+            for (tag, text, _) in lib.site(&site)?.entries {
+                println!("{tag}\t{text}");
+            }
+        }
+        None => {
+            println!("site\tentries\tpending pages");
+            for (site, n, pending) in lib.sites()? {
+                println!("{site}\t{n}\t{pending}");
+            }
+        }
+    }
     Ok(())
 }

@@ -39,6 +39,11 @@ pub trait Algorithm: Send + Sync {
     fn name(&self) -> &'static str;
     /// Scores the page and selects its content.
     fn run(&self, page: &Page<'_>) -> Selection;
+    /// A site template library the extractor should apply before this
+    /// algorithm runs (paper 5's `templates=FILE`); none by default.
+    fn templates(&self) -> Option<&std::path::Path> {
+        None
+    }
 }
 
 /// A registered algorithm: its name, one line for `unchaff algorithms`,

@@ -282,6 +282,8 @@ pub fn samples_from_bytes(bytes: &[u8], gold: &str) -> Result<Vec<Sample>, Error
 pub struct TemplateSvm {
     /// The block classifier.
     pub model: svm::Model,
+    /// The site template library the extractor applies first, if any.
+    pub templates: Option<std::path::PathBuf>,
 }
 
 impl TemplateSvm {
@@ -289,6 +291,7 @@ impl TemplateSvm {
     pub fn default_model() -> Result<TemplateSvm, Error> {
         Ok(TemplateSvm {
             model: svm::Model::from_json(DEFAULT_MODEL_JSON)?,
+            templates: None,
         })
     }
 }
@@ -304,12 +307,17 @@ pub(super) fn build(p: &mut Params) -> Result<Box<dyn Algorithm>, Error> {
             model.dim
         )));
     }
-    Ok(Box::new(TemplateSvm { model }))
+    let templates = p.take("templates").map(std::path::PathBuf::from);
+    Ok(Box::new(TemplateSvm { model, templates }))
 }
 
 impl Algorithm for TemplateSvm {
     fn name(&self) -> &'static str {
         "template-svm"
+    }
+
+    fn templates(&self) -> Option<&std::path::Path> {
+        self.templates.as_deref()
     }
 
     fn run(&self, page: &Page<'_>) -> Selection {
@@ -437,7 +445,10 @@ mod tests {
             coef: vec![1.0],
             trained_on: String::new(),
         };
-        let alg = TemplateSvm { model };
+        let alg = TemplateSvm {
+            model,
+            templates: None,
+        };
         let dom = parse(PAGE);
         let page = annotate(&dom, "", dom.content_root());
         let sel = alg.run(&page);
