@@ -687,7 +687,10 @@ fn cmd_templates_learn(a: TemplatesLearnArgs) -> CliResult {
                 .clone()
                 .ok_or_else(|| format!("{}: an HTML file needs --site", input.display()))?;
             let bytes = std::fs::read(input)?;
-            by_site.entry(site).or_default().push(page_leaves(&bytes)?);
+            by_site
+                .entry(unchaff::templates::site_key(&site))
+                .or_default()
+                .push(page_leaves(&bytes)?);
             continue;
         }
         for dir in dataset_dirs(std::slice::from_ref(input))? {
@@ -698,10 +701,10 @@ fn cmd_templates_learn(a: TemplatesLearnArgs) -> CliResult {
                 .filter_map(|p| {
                     let site = p
                         .url
-                        .as_deref()
-                        .and_then(unchaff::algorithms::path_clustering::host_of)
+                        .clone()
                         .or_else(|| p.field("site"))
-                        .or_else(|| a.site.clone())?;
+                        .or_else(|| a.site.clone())
+                        .map(|s| unchaff::templates::site_key(&s))?;
                     Some(
                         ds.read_page_bytes(p)
                             .map_err(|e| e.to_string())

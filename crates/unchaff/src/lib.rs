@@ -280,9 +280,12 @@ impl Extractor {
         let t2 = Instant::now();
         let root = dom.content_root();
         clean::clean(&mut dom, root);
-        if let Some(site) = self.templates.as_ref().zip(url).and_then(|(t, u)| {
-            t.get(&algorithms::path_clustering::host_of(u).unwrap_or_else(|| u.to_owned()))
-        }) {
+        if let Some(site) = self
+            .templates
+            .as_ref()
+            .zip(url)
+            .and_then(|(t, u)| t.get(&templates::site_key(u)))
+        {
             site.remove_from(&mut dom, root);
         }
         let mut page = annotate::annotate(&dom, &decoded.text, root);

@@ -51,6 +51,13 @@ fn db_err(e: rusqlite::Error) -> Error {
     Error::Templates(e.to_string())
 }
 
+/// The library key of a site given as a URL, a host or a site id: the
+/// URL's host (lower-cased, without `www.`), else the id as given. Learning
+/// and extraction both key sites through this.
+pub fn site_key(site: &str) -> String {
+    crate::algorithms::path_clustering::host_of(site).unwrap_or_else(|| site.trim().to_owned())
+}
+
 /// Whether two texts are similar (SPEC §6.1).
 pub fn similar(a: &str, b: &str) -> bool {
     let (la, lb) = (a.chars().count(), b.chars().count());
@@ -197,6 +204,8 @@ impl Library {
     /// Learns from the leaf tags of `pages` of `site` (each page's
     /// (tag, text) leaves), continuing the site's pending batch.
     pub fn learn(&mut self, site: &str, pages: &[PageLeaves]) -> Result<LearnReport, Error> {
+        let site = site_key(site);
+        let site = site.as_str();
         let mut report = LearnReport::default();
         let mut rest = pages;
         loop {
@@ -299,6 +308,7 @@ impl Library {
 
     /// The template entries of `site`.
     pub fn site(&self, site: &str) -> Result<EntrySet, Error> {
+        let site = site_key(site);
         let mut set = EntrySet::default();
         let mut st = self
             .conn
