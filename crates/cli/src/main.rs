@@ -49,6 +49,40 @@ enum Command {
     Train(TrainArgs),
     /// Extract many pages (directories, @lists, WARC, JSONL) in parallel into one JSONL or Parquet file.
     Batch(batch::BatchArgs),
+    /// Learn and inspect site templates (paper 5's common-noise library, SQLite).
+    #[command(subcommand)]
+    Templates(TemplatesCommand),
+}
+
+#[derive(Subcommand)]
+enum TemplatesCommand {
+    /// Learn site templates from pages, in batches of 10 pages per site (a partial batch stays pending).
+    Learn(TemplatesLearnArgs),
+    /// List the sites of a library, or one site's entries.
+    Show(TemplatesShowArgs),
+}
+
+#[derive(Args)]
+struct TemplatesLearnArgs {
+    /// The library file (created if missing).
+    #[arg(long, value_name = "FILE")]
+    db: PathBuf,
+    /// Dataset folders (site: each page's manifest url host, else its site field), or HTML files (need --site).
+    #[arg(required = true)]
+    input: Vec<PathBuf>,
+    /// The site of the HTML files given (a host or any site id).
+    #[arg(long)]
+    site: Option<String>,
+}
+
+#[derive(Args)]
+struct TemplatesShowArgs {
+    /// The library file.
+    #[arg(long, value_name = "FILE")]
+    db: PathBuf,
+    /// Show this site's entries.
+    #[arg(long)]
+    site: Option<String>,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -82,6 +116,9 @@ struct ExtractArgs {
     /// Output format.
     #[arg(long, short = 'f', value_enum, default_value = "text")]
     format: FormatArg,
+    /// A site template library: the page's site's entries (site = the --url host) are deleted first.
+    #[arg(long, value_name = "FILE")]
+    templates: Option<PathBuf>,
     #[command(flatten)]
     alg: AlgorithmArgs,
 }
@@ -105,6 +142,9 @@ struct EvalArgs {
     /// Worker threads (default: all cores). Results do not depend on it.
     #[arg(long, short = 'j')]
     threads: Option<usize>,
+    /// A site template library applied before the algorithm (site: each page's manifest url host, else its site field).
+    #[arg(long, value_name = "FILE")]
+    templates: Option<PathBuf>,
 }
 
 #[derive(Args)]
@@ -136,8 +176,8 @@ struct BenchArgs {
 
 #[derive(Args)]
 struct TrainArgs {
-    /// The algorithm to train: path-clustering.
-    #[arg(value_parser = ["path-clustering"])]
+    /// The algorithm to train: path-clustering, or svm (template-svm's block classifier).
+    #[arg(value_parser = ["path-clustering", "svm"])]
     algorithm: String,
     /// Dataset folders, or a directory holding them.
     #[arg(required = true)]
@@ -151,6 +191,15 @@ struct TrainArgs {
     /// Print the thresholds, the k-means centres and the site templates.
     #[arg(long)]
     explain: bool,
+    /// svm: most samples (balanced) the final model is trained on; more gives more support vectors.
+    #[arg(long, value_name = "N", default_value_t = 3000)]
+    max_samples: usize,
+    /// svm: most samples (balanced) the cross-validation grid search uses.
+    #[arg(long, value_name = "N", default_value_t = 1500)]
+    cv_samples: usize,
+    /// svm: cross-validation folds.
+    #[arg(long, default_value_t = 10)]
+    folds: usize,
 }
 
 fn parse_key_value(s: &str) -> Result<(String, String), String> {
@@ -170,6 +219,8 @@ fn main() -> ExitCode {
         Command::Algorithms => cmd_algorithms(),
         Command::Train(a) => cmd_train(a),
         Command::Batch(a) => batch::run(a),
+        Command::Templates(TemplatesCommand::Learn(a)) => cmd_templates_learn(a),
+        Command::Templates(TemplatesCommand::Show(a)) => cmd_templates_show(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -199,6 +250,7 @@ fn cmd_extract(a: ExtractArgs) -> CliResult {
     let opts = Options {
         url: a.url,
         charset: a.charset,
+        templates: a.templates,
         format: match a.format {
             FormatArg::Text => Format::Text,
             FormatArg::Json => Format::Json,
@@ -259,7 +311,10 @@ fn with_threads<T: Send>(
 }
 
 fn cmd_eval(a: EvalArgs) -> CliResult {
-    let extractor = Extractor::new(&options(&a.alg))?;
+    let extractor = Extractor::new(&Options {
+        templates: a.templates.clone(),
+        ..options(&a.alg)
+    })?;
     let filters: Vec<Filter> = a
         .filter
         .iter()
@@ -284,8 +339,14 @@ fn cmd_eval(a: EvalArgs) -> CliResult {
                         .read_page_bytes(p)
                         .map_err(|e| e.to_string())
                         .and_then(|b| {
+                            // The page's site only when templates need it:
+                            // other algorithms keep eval's URL-less runs.
+                            let site = match &a.templates {
+                                Some(_) => p.url.clone().or_else(|| p.field("site")),
+                                None => None,
+                            };
                             extractor
-                                .extract(&b)
+                                .extract_url(&b, site.as_deref())
                                 .map(|x| x.text)
                                 .map_err(|e| e.to_string())
                         });
@@ -441,6 +502,9 @@ fn cmd_bench(a: BenchArgs) -> CliResult {
 }
 
 fn cmd_train(a: TrainArgs) -> CliResult {
+    if a.algorithm == "svm" {
+        return cmd_train_svm(a);
+    }
     use unchaff::algorithms::path_clustering as pc;
     let start = Instant::now();
     let (mut summaries, mut names) = (Vec::new(), Vec::new());
@@ -486,6 +550,210 @@ fn cmd_train(a: TrainArgs) -> CliResult {
             println!("site {site}  (threshold {:.2})", pc::site_threshold(keys));
             for (k, f) in keys {
                 println!("  {f:4}  {k}");
+            }
+        }
+    }
+    Ok(())
+}
+
+/// C values of the grid search (`unchaff train svm`).
+const SVM_GRID_C: [f64; 3] = [1.0, 10.0, 100.0];
+/// γ values of the grid search: the features lie in [0, 1], so γ from 0.1
+/// (nearly linear) to 100 (a few hundredths wide).
+const SVM_GRID_GAMMA: [f64; 4] = [0.1, 1.0, 10.0, 100.0];
+/// Seed of the undersampling and fold shuffles.
+const SVM_SEED: u64 = 5;
+
+/// Takes up to `n` samples, half from each class where possible, in a
+/// seeded random order.
+fn balanced_sample(
+    pos: &[[f64; 5]],
+    neg: &[[f64; 5]],
+    n: usize,
+    seed: u64,
+) -> (Vec<f64>, Vec<bool>) {
+    use unchaff::svm::SplitMix;
+    let mut rng = SplitMix(seed);
+    let half = pos.len().min(neg.len()).min(n / 2);
+    let (mut p, mut q): (Vec<usize>, Vec<usize>) =
+        ((0..pos.len()).collect(), (0..neg.len()).collect());
+    rng.shuffle(&mut p);
+    rng.shuffle(&mut q);
+    let (mut x, mut y) = (Vec::new(), Vec::new());
+    for k in 0..half {
+        x.extend_from_slice(&pos[p[k]]);
+        y.push(true);
+        x.extend_from_slice(&neg[q[k]]);
+        y.push(false);
+    }
+    (x, y)
+}
+
+fn cmd_train_svm(a: TrainArgs) -> CliResult {
+    use unchaff::algorithms::template_svm as ts;
+    use unchaff::svm;
+    let start = Instant::now();
+    let (mut pos, mut neg, mut names, mut pages) = (Vec::new(), Vec::new(), Vec::new(), 0usize);
+    for dir in dataset_dirs(&a.data)? {
+        let ds = Dataset::open(&dir)?;
+        let done: Vec<Result<Vec<ts::Sample>, String>> = ds
+            .pages
+            .par_iter()
+            .map(|p| {
+                let gold = match ds.read_gold(p).map_err(|e| e.to_string())? {
+                    Some(g) => g,
+                    None => return Ok(Vec::new()),
+                };
+                let bytes = ds.read_page_bytes(p).map_err(|e| e.to_string())?;
+                ts::samples_from_bytes(&bytes, &gold)
+                    .map_err(|e| format!("{}/{}: {e}", ds.name, p.id))
+            })
+            .collect();
+        for r in done {
+            match r {
+                Ok(s) => {
+                    pages += 1;
+                    for (f, l) in s {
+                        if l { pos.push(f) } else { neg.push(f) }
+                    }
+                }
+                Err(e) => eprintln!("{e}"),
+            }
+        }
+        names.push(ds.name);
+    }
+    let total = pos.len() + neg.len();
+    eprintln!(
+        "{pages} pages, {total} blocks with text: {} content ({:.1}%), {} noise",
+        pos.len(),
+        100.0 * pos.len() as f64 / total.max(1) as f64,
+        neg.len()
+    );
+    let (cx, cy) = balanced_sample(&pos, &neg, a.cv_samples, SVM_SEED);
+    println!(
+        "{}-fold cross-validation on {} balanced samples",
+        a.folds,
+        cy.len()
+    );
+    println!("| C | gamma | accuracy | F1 (content) |");
+    println!("|---|---|---|---|");
+    let mut best: Option<(f64, f64, svm::CvScore)> = None;
+    for &c in &SVM_GRID_C {
+        for &gamma in &SVM_GRID_GAMMA {
+            let p = svm::TrainParams {
+                c,
+                gamma,
+                ..svm::TrainParams::default()
+            };
+            let s = svm::cross_validate(&cx, ts::FEATURES, &cy, &p, a.folds, SVM_SEED)?;
+            println!("| {c} | {gamma} | {:.4} | {:.4} |", s.accuracy, s.f1);
+            if best.is_none_or(|(_, _, b)| s.accuracy > b.accuracy) {
+                best = Some((c, gamma, s));
+            }
+        }
+    }
+    let (c, gamma, s) = best.ok_or("empty grid")?;
+    println!(
+        "chosen: C = {c}, gamma = {gamma} (CV accuracy {:.4})",
+        s.accuracy
+    );
+    let (x, y) = balanced_sample(&pos, &neg, a.max_samples, SVM_SEED + 1);
+    let p = svm::TrainParams {
+        c,
+        gamma,
+        ..svm::TrainParams::default()
+    };
+    let t = Instant::now();
+    let (mut model, st) = svm::train(&x, ts::FEATURES, &y, &p)?;
+    model.trained_on = format!(
+        "{} ({pages} pages; {} balanced samples of {total} blocks)",
+        names.join(", "),
+        y.len()
+    );
+    std::fs::write(&a.out, model.to_json() + "\n")?;
+    println!(
+        "final model: {} samples, {} support vectors, {} SMO iterations, {:.2} s",
+        y.len(),
+        model.support_count(),
+        st.iterations,
+        t.elapsed().as_secs_f64()
+    );
+    eprintln!("trained in {:.1} s", start.elapsed().as_secs_f64());
+    Ok(())
+}
+
+fn cmd_templates_learn(a: TemplatesLearnArgs) -> CliResult {
+    use std::collections::BTreeMap;
+    use unchaff::templates::{Library, PageLeaves, page_leaves};
+    let mut by_site: BTreeMap<String, Vec<PageLeaves>> = BTreeMap::new();
+    for input in &a.input {
+        if input.is_file() {
+            let site = a
+                .site
+                .clone()
+                .ok_or_else(|| format!("{}: an HTML file needs --site", input.display()))?;
+            let bytes = std::fs::read(input)?;
+            by_site
+                .entry(unchaff::templates::site_key(&site))
+                .or_default()
+                .push(page_leaves(&bytes)?);
+            continue;
+        }
+        for dir in dataset_dirs(std::slice::from_ref(input))? {
+            let ds = Dataset::open(&dir)?;
+            let done: Vec<Result<(String, PageLeaves), String>> = ds
+                .pages
+                .par_iter()
+                .filter_map(|p| {
+                    let site = p
+                        .url
+                        .clone()
+                        .or_else(|| p.field("site"))
+                        .or_else(|| a.site.clone())
+                        .map(|s| unchaff::templates::site_key(&s))?;
+                    Some(
+                        ds.read_page_bytes(p)
+                            .map_err(|e| e.to_string())
+                            .and_then(|b| page_leaves(&b).map_err(|e| e.to_string()))
+                            .map(|l| (site, l))
+                            .map_err(|e| format!("{}/{}: {e}", ds.name, p.id)),
+                    )
+                })
+                .collect();
+            for r in done {
+                match r {
+                    Ok((site, leaves)) => by_site.entry(site).or_default().push(leaves),
+                    Err(e) => eprintln!("{e}"),
+                }
+            }
+        }
+    }
+    let mut lib = Library::open(&a.db)?;
+    for (site, pages) in &by_site {
+        let r = lib.learn(site, pages)?;
+        println!(
+            "{site}: {} pages, {} batches, {} entries added, {} pages pending",
+            pages.len(),
+            r.batches,
+            r.added,
+            r.pending_pages
+        );
+    }
+    Ok(())
+}
+
+fn cmd_templates_show(a: TemplatesShowArgs) -> CliResult {
+    let lib = unchaff::templates::Library::open(&a.db)?;
+    match a.site {
+        Some(site) => {
+            for (tag, text, _) in lib.site(&site)?.entries {
+                println!("{tag}\t{text}");
+            }
+        }
+        None => {
+            println!("site\tentries\tpending pages");
+            for (site, n, pending) in lib.sites()? {
+                println!("{site}\t{n}\t{pending}");
             }
         }
     }

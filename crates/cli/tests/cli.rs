@@ -275,3 +275,63 @@ fn bench_reports_stages() {
         assert!(out.contains(want), "bench output lacks {want}:\n{out}");
     }
 }
+
+#[test]
+fn templates_learn_show_and_extract() {
+    // 10 pages of one site share a nav bar and a copyright line; their
+    // own texts ("Story N", ≤ 8 characters) must be equal to be similar,
+    // so they never are.
+    let dir = tempfile::tempdir().unwrap();
+    let page = |i: usize| {
+        format!(
+            "<body><nav><a href=/>Home</a> <a href=/news>News</a></nav>\
+             <article><h1>Story {i}</h1><p>Text {i}</p></article>\
+             <footer><p>Copyright Example Media Group 2024</p></footer></body>"
+        )
+    };
+    let mut files = Vec::new();
+    for i in 0..10 {
+        let f = dir.path().join(format!("p{i}.html"));
+        std::fs::write(&f, page(i)).unwrap();
+        files.push(f);
+    }
+    let db = dir.path().join("t.sqlite");
+    let o = run(unchaff()
+        .args(["templates", "learn", "--db"])
+        .arg(&db)
+        .args(["--site", "www.example.org"])
+        .args(&files));
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("example.org: 10 pages, 1 batches, 3 entries added"),
+        "{}",
+        stdout(&o)
+    );
+    let o = run(unchaff()
+        .args(["templates", "show", "--db"])
+        .arg(&db)
+        .args(["--site", "example.org"]));
+    assert_eq!(
+        stdout(&o),
+        "a\tHome\na\tNews\np\tCopyright Example Media Group 2024\n"
+    );
+    let p11 = dir.path().join("p11.html");
+    std::fs::write(&p11, page(11)).unwrap();
+    let o = run(unchaff()
+        .arg("extract")
+        .arg(&p11)
+        .args([
+            "-a",
+            "template-svm",
+            "--url",
+            "https://example.org/11",
+            "--templates",
+        ])
+        .arg(&db));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(
+        !text.contains("Copyright") && !text.contains("Home"),
+        "{text}"
+    );
+}

@@ -29,6 +29,8 @@ pub mod dom;
 pub mod normalize;
 pub mod parse;
 pub mod render;
+pub mod svm;
+pub mod templates;
 
 use std::time::{Duration, Instant};
 
@@ -76,6 +78,9 @@ pub enum Error {
     /// A trained model that cannot be read, or training that cannot run.
     #[error("model: {0}")]
     Model(String),
+    /// The template library (SQLite) cannot be opened, read or written.
+    #[error("template library: {0}")]
+    Templates(String),
 }
 
 /// Output formats.
@@ -104,6 +109,10 @@ pub struct Options {
     pub format: Format,
     /// The largest input accepted, after decompression.
     pub max_input_bytes: usize,
+    /// A site template library ([`templates`], SPEC §6.1): the leaf tags
+    /// of the page's site (its [`Options::url`] host) are deleted before
+    /// any algorithm runs.
+    pub templates: Option<std::path::PathBuf>,
 }
 
 impl Default for Options {
@@ -115,6 +124,7 @@ impl Default for Options {
             params: Vec::new(),
             format: Format::Text,
             max_input_bytes: decode::DEFAULT_MAX_INPUT,
+            templates: None,
         }
     }
 }
@@ -186,6 +196,8 @@ impl StageTimes {
 pub struct Extractor {
     algorithm: Box<dyn Algorithm>,
     options: Options,
+    /// Every site's template, read once from the library when one is given.
+    templates: Option<std::collections::BTreeMap<String, templates::EntrySet>>,
 }
 
 /// Share of control bytes in the first [`BINARY_SNIFF_BYTES`] above which
@@ -202,10 +214,23 @@ pub const BINARY_MIN_CONTROLS: usize = 32;
 
 impl Extractor {
     /// Builds the algorithm the options name.
+    /// With a template library (from [`Options::templates`], or an
+    /// algorithm's `templates=FILE` parameter) the library is opened once
+    /// and every site's entries are read into memory.
     pub fn new(options: &Options) -> Result<Extractor, Error> {
+        let algorithm = algorithms::build(&options.algorithm, &options.params)?;
+        let path = options
+            .templates
+            .clone()
+            .or_else(|| algorithm.templates().map(std::path::Path::to_path_buf));
+        let templates = match path {
+            Some(p) => Some(templates::Library::open(&p)?.all_sites()?),
+            None => None,
+        };
         Ok(Extractor {
-            algorithm: algorithms::build(&options.algorithm, &options.params)?,
+            algorithm,
             options: options.clone(),
+            templates,
         })
     }
 
@@ -223,6 +248,13 @@ impl Extractor {
     pub fn extract_timed(&self, bytes: &[u8], times: &mut StageTimes) -> Result<Extraction, Error> {
         let (url, charset) = (self.options.url.as_deref(), self.options.charset.as_deref());
         self.extract_page(bytes, url, charset, times)
+    }
+
+    /// Extracts one page whose URL (or site id) is `url`, overriding
+    /// [`Options::url`] (for batches of pages from several sites).
+    pub fn extract_url(&self, bytes: &[u8], url: Option<&str>) -> Result<Extraction, Error> {
+        let charset = self.options.charset.as_deref();
+        self.extract_page(bytes, url, charset, &mut StageTimes::default())
     }
 
     /// Extracts one page whose URL and outside charset are its own rather
@@ -254,6 +286,14 @@ impl Extractor {
         let t2 = Instant::now();
         let root = dom.content_root();
         clean::clean(&mut dom, root);
+        if let Some(site) = self
+            .templates
+            .as_ref()
+            .zip(url)
+            .and_then(|(t, u)| t.get(&templates::site_key(u)))
+        {
+            site.remove_from(&mut dom, root);
+        }
         let mut page = annotate::annotate(&dom, &decoded.text, root);
         page.url = url;
         let t3 = Instant::now();

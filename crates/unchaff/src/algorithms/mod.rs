@@ -15,6 +15,7 @@ pub mod cetd;
 pub mod cetd_tpc;
 pub mod cetr;
 pub mod path_clustering;
+pub mod template_svm;
 pub mod text_distribution;
 
 /// What an algorithm chose.
@@ -38,6 +39,11 @@ pub trait Algorithm: Send + Sync {
     fn name(&self) -> &'static str;
     /// Scores the page and selects its content.
     fn run(&self, page: &Page<'_>) -> Selection;
+    /// A site template library the extractor should apply before this
+    /// algorithm runs (paper 5's `templates=FILE`); none by default.
+    fn templates(&self) -> Option<&std::path::Path> {
+        None
+    }
 }
 
 /// A registered algorithm: its name, one line for `unchaff algorithms`,
@@ -72,6 +78,11 @@ pub const REGISTRY: &[Entry] = &[
         name: "text-distribution",
         summary: "Gaussian-smoothed sentence and node weights, largest self weight (paper 4, SPEC §5)",
         build: text_distribution::build,
+    },
+    Entry {
+        name: "template-svm",
+        summary: "site templates + RBF-kernel SVM over block features R1-R5 (paper 5, SPEC §6)",
+        build: template_svm::build,
     },
     Entry {
         name: "cc",

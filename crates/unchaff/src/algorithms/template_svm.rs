@@ -1,0 +1,481 @@
+//! **Template-SVM** — block features classified by an RBF-kernel SVM,
+//! after an optional site-template deletion (paper 5, SPEC §6).
+//!
+//! * **Blocks** (SPEC §6.2): the content root (`body`) and every `section`
+//!   and `div` — and, as SPEC §6.2 allows, `article`, `main`, `aside`,
+//!   `header`, `footer` and `nav`, the HTML5 sectioning elements that
+//!   pages now use where paper 5's pages used `div`. A block owns the text
+//!   nodes whose nearest block ancestor it is; its counts exclude every
+//!   block nested in it. They are computed in one pass over the elements
+//!   in document order: own(b) = subtree(b) − Σ subtree(c) over the
+//!   blocks c whose nearest enclosing block is b.
+//! * **Features**: R1 = innerLen / (outerLen + 1), R2 = innerLinkLen /
+//!   (outerLinkLen + 1), R3 = innerLinkNum / (outerLinkNum + 1),
+//!   R4 = innerPicNum / (outerPicNum + 1), R5 = innerLinkLen /
+//!   (innerLen + 1) (paper 5 §3.2); "inner" is the block's own count,
+//!   "outer" the page's (the root's, after template deletion). Lengths are
+//!   SPEC §1 characters. All five lie in [0, 1], so no scaling is needed.
+//! * **Classification**: a block with own text is content when the SVM's
+//!   decision value is positive. Blocks without own text have nothing to
+//!   output and are not classified (nor used in training).
+//! * **Output**: the own text nodes of the content blocks, in document
+//!   order.
+//! * **Training labels** ([`label_blocks`], SPEC §6.2): a token of a
+//!   block's own text counts when some window of 4 consecutive block
+//!   tokens containing it is a 4-gram of the gold text; a block of fewer
+//!   than 4 tokens counts whole when it occurs contiguously in the gold.
+//!   The block is content when at least half its tokens count.
+//!
+//! Cost: O(n) for the features plus O(blocks × support vectors) for the
+//! classification.
+
+use rustc_hash::{FxHashSet, FxHasher};
+use std::hash::Hasher;
+
+use super::{Algorithm, Params, Selection};
+use crate::Error;
+use crate::annotate::Page;
+use crate::dom::{NodeId, Tag};
+use crate::svm;
+
+/// Number of block features (R1–R5).
+pub const FEATURES: usize = 5;
+
+/// n = 4: the length of the gold n-grams that label a token (SPEC §6.2).
+pub const LABEL_NGRAM: usize = 4;
+
+/// The default model, trained on wcxb-dev (`unchaff train svm
+/// ../shared/data/wcxb-dev --out crates/unchaff/models/svm.json`; see
+/// docs/results/template-svm.md).
+pub const DEFAULT_MODEL_JSON: &str = include_str!("../../models/svm.json");
+
+/// One training sample: a block's features and whether it is content.
+pub type Sample = ([f64; FEATURES], bool);
+
+/// Whether elements with `tag` are blocks (SPEC §6.2 and its extension).
+pub fn is_block(tag: Tag) -> bool {
+    matches!(
+        tag,
+        Tag::BODY
+            | Tag::SECTION
+            | Tag::DIV
+            | Tag::ARTICLE
+            | Tag::MAIN
+            | Tag::ASIDE
+            | Tag::HEADER
+            | Tag::FOOTER
+            | Tag::NAV
+    )
+}
+
+/// Own counts of one block (its content minus nested blocks).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct OwnCounts {
+    /// Characters (SPEC §1).
+    pub chars: u32,
+    /// Characters inside links.
+    pub link_chars: u32,
+    /// `<a>` elements.
+    pub links: u32,
+    /// `<img>` elements.
+    pub images: u32,
+}
+
+/// The blocks of a page, their own counts and features.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Blocks {
+    /// Block elements in document order; the content root is first.
+    pub nodes: Vec<NodeId>,
+    /// Own counts of each block.
+    pub own: Vec<OwnCounts>,
+    /// R1–R5 of each block.
+    pub features: Vec<[f64; FEATURES]>,
+    /// For each counted text node (index into [`Page::texts`]), the index
+    /// of the block that owns it.
+    pub text_block: Vec<u32>,
+}
+
+/// Finds the blocks of `page` and computes their features, in O(n).
+pub fn blocks(page: &Page<'_>) -> Blocks {
+    let dom = page.dom;
+    let mut of_node = vec![u32::MAX; dom.len()];
+    let mut b = Blocks::default();
+    let mut parent_block: Vec<u32> = Vec::new();
+    for &e in &page.elements {
+        let parent = dom.node(e).parent;
+        let up = if e == page.root || parent.is_none() {
+            u32::MAX
+        } else {
+            of_node[parent.index()]
+        };
+        let block = e == page.root || dom.tag(e).is_some_and(is_block);
+        if block {
+            let s = page.stats(e);
+            of_node[e.index()] = b.nodes.len() as u32;
+            b.nodes.push(e);
+            b.own.push(OwnCounts {
+                chars: s.chars,
+                link_chars: s.link_chars,
+                links: s.links,
+                images: s.images,
+            });
+            parent_block.push(up);
+        } else {
+            of_node[e.index()] = up;
+        }
+    }
+    // Subtract each block from its enclosing block.
+    for (&up, &node) in parent_block.iter().zip(&b.nodes).skip(1) {
+        if up == u32::MAX {
+            continue;
+        }
+        let s = *page.stats(node);
+        let o = &mut b.own[up as usize];
+        o.chars = o.chars.saturating_sub(s.chars);
+        o.link_chars = o.link_chars.saturating_sub(s.link_chars);
+        o.links = o.links.saturating_sub(s.links);
+        o.images = o.images.saturating_sub(s.images);
+    }
+    let outer = page.stats(page.root);
+    b.features = b
+        .own
+        .iter()
+        .map(|o| {
+            let r = |a: u32, z: u32| a as f64 / (z as f64 + 1.0);
+            [
+                r(o.chars, outer.chars),
+                r(o.link_chars, outer.link_chars),
+                r(o.links, outer.links),
+                r(o.images, outer.images),
+                r(o.link_chars, o.chars),
+            ]
+        })
+        .collect();
+    b.text_block = page
+        .texts
+        .iter()
+        .map(|t| {
+            let p = dom.node(t.node).parent;
+            if p.is_none() {
+                0
+            } else {
+                of_node[p.index()].min(u32::MAX - 1)
+            }
+        })
+        .map(|k| if k as usize >= b.nodes.len() { 0 } else { k })
+        .collect();
+    b
+}
+
+/// Whether `c` is a CJK character (ideographs, kana, hangul), each of
+/// which is one token.
+fn is_cjk(c: char) -> bool {
+    matches!(c as u32,
+        0x3040..=0x30FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xAC00..=0xD7AF
+        | 0xF900..=0xFAFF | 0x20000..=0x2FFFF)
+}
+
+/// Appends the tokens of `text` as hashes: maximal runs of letters and
+/// digits (lower-cased), each CJK character alone.
+pub fn tokens(text: &str, out: &mut Vec<u64>) {
+    let mut h: Option<FxHasher> = None;
+    for c in text.chars() {
+        if is_cjk(c) {
+            if let Some(t) = h.take() {
+                out.push(t.finish());
+            }
+            let mut t = FxHasher::default();
+            t.write_u32(c as u32);
+            out.push(t.finish());
+        } else if c.is_alphanumeric() {
+            let t = h.get_or_insert_with(FxHasher::default);
+            for l in c.to_lowercase() {
+                t.write_u32(l as u32);
+            }
+        } else if let Some(t) = h.take() {
+            out.push(t.finish());
+        }
+    }
+    if let Some(t) = h.take() {
+        out.push(t.finish());
+    }
+}
+
+fn gram_hash(g: &[u64]) -> u64 {
+    let mut h = FxHasher::default();
+    for &t in g {
+        h.write_u64(t);
+    }
+    h.write_usize(g.len());
+    h.finish()
+}
+
+/// Labels each block from the gold text (SPEC §6.2): `Some(true)` content,
+/// `Some(false)` noise, `None` for a block without own tokens.
+pub fn label_blocks(page: &Page<'_>, b: &Blocks, gold: &str) -> Vec<Option<bool>> {
+    let mut gold_tokens = Vec::new();
+    tokens(gold, &mut gold_tokens);
+    // n-grams of the gold for n = 1 … 4.
+    let mut grams = FxHashSet::default();
+    for n in 1..=LABEL_NGRAM {
+        for w in gold_tokens.windows(n) {
+            grams.insert(gram_hash(w));
+        }
+    }
+    let mut own: Vec<Vec<u64>> = vec![Vec::new(); b.nodes.len()];
+    for (t, &k) in page.texts.iter().zip(&b.text_block) {
+        if let Some(s) = page.dom.text_of(t.node) {
+            tokens(s, &mut own[k as usize]);
+        }
+    }
+    own.iter()
+        .map(|toks| {
+            let n = toks.len();
+            if n == 0 {
+                return None;
+            }
+            if n < LABEL_NGRAM {
+                return Some(grams.contains(&gram_hash(toks)));
+            }
+            let mut counted = vec![false; n];
+            for s in 0..=n - LABEL_NGRAM {
+                if grams.contains(&gram_hash(&toks[s..s + LABEL_NGRAM])) {
+                    counted[s..s + LABEL_NGRAM].fill(true);
+                }
+            }
+            let c = counted.iter().filter(|&&x| x).count();
+            Some(2 * c >= n)
+        })
+        .collect()
+}
+
+/// Training samples of one page: the features and label of every block
+/// with own text.
+pub fn page_samples(page: &Page<'_>, gold: &str) -> Vec<Sample> {
+    let b = blocks(page);
+    let labels = label_blocks(page, &b, gold);
+    b.features
+        .iter()
+        .zip(labels)
+        .filter_map(|(f, l)| l.map(|l| (*f, l)))
+        .collect()
+}
+
+/// Decodes, parses, cleans and annotates a page and returns its training
+/// samples against `gold` (see [`page_samples`]).
+pub fn samples_from_bytes(bytes: &[u8], gold: &str) -> Result<Vec<Sample>, Error> {
+    let raw = crate::decode::gunzip_if_needed(bytes, crate::decode::DEFAULT_MAX_INPUT)?;
+    if raw.is_empty() {
+        return Err(Error::EmptyInput);
+    }
+    let decoded = crate::decode::decode(&raw, None)?;
+    drop(raw);
+    let mut dom = crate::parse::parse(&decoded.text);
+    let root = dom.content_root();
+    crate::clean::clean(&mut dom, root);
+    let page = crate::annotate::annotate(&dom, &decoded.text, root);
+    Ok(page_samples(&page, gold))
+}
+
+/// The template-SVM algorithm with its model.
+#[derive(Clone, Debug)]
+pub struct TemplateSvm {
+    /// The block classifier.
+    pub model: svm::Model,
+    /// The site template library the extractor applies first, if any.
+    pub templates: Option<std::path::PathBuf>,
+}
+
+impl TemplateSvm {
+    /// The algorithm with the default model.
+    pub fn default_model() -> Result<TemplateSvm, Error> {
+        Ok(TemplateSvm {
+            model: svm::Model::from_json(DEFAULT_MODEL_JSON)?,
+            templates: None,
+        })
+    }
+}
+
+pub(super) fn build(p: &mut Params) -> Result<Box<dyn Algorithm>, Error> {
+    let model = match p.take("model") {
+        Some(path) => svm::Model::load(std::path::Path::new(&path))?,
+        None => svm::Model::from_json(DEFAULT_MODEL_JSON)?,
+    };
+    if model.dim != FEATURES {
+        return Err(Error::Model(format!(
+            "template-svm needs a model over {FEATURES} features, this one has {}",
+            model.dim
+        )));
+    }
+    let templates = p.take("templates").map(std::path::PathBuf::from);
+    Ok(Box::new(TemplateSvm { model, templates }))
+}
+
+impl Algorithm for TemplateSvm {
+    fn name(&self) -> &'static str {
+        "template-svm"
+    }
+
+    fn templates(&self) -> Option<&std::path::Path> {
+        self.templates.as_deref()
+    }
+
+    fn run(&self, page: &Page<'_>) -> Selection {
+        let b = blocks(page);
+        let mut scores = vec![0.0f32; page.dom.len()];
+        let content: Vec<bool> = b
+            .features
+            .iter()
+            .zip(&b.own)
+            .zip(&b.nodes)
+            .map(|((f, o), &n)| {
+                if o.chars == 0 {
+                    return false;
+                }
+                let d = self.model.decision(f);
+                scores[n.index()] = d as f32;
+                d > 0.0
+            })
+            .collect();
+        let nodes = page
+            .texts
+            .iter()
+            .zip(&b.text_block)
+            .filter(|&(_, &k)| content[k as usize])
+            .map(|(t, _)| t.node)
+            .collect();
+        Selection {
+            nodes,
+            scores,
+            text: None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::annotate::annotate;
+    use crate::parse::parse;
+
+    const PAGE: &str = "<body>Top <div><a href=/>Home</a> <a href=/n>News</a><img>\
+        <div><p>one two three four five six</p><img></div></div>\
+        <nav><a>x</a></nav></body>";
+
+    #[test]
+    fn own_counts_and_features_by_hand() {
+        let dom = parse(PAGE);
+        let root = dom.content_root();
+        let page = annotate(&dom, "", root);
+        let b = blocks(&page);
+        // Blocks: body, div (outer), div (inner), nav.
+        assert_eq!(b.nodes.len(), 4);
+        // Page: "Top" 3 + "Home" 4 + "News" 4 + 27 ("one … six": 22
+        // letters, 5 spaces) + "x" 1 = 39 chars; link chars 4 + 4 + 1 = 9;
+        // links 3; images 2.
+        let outer = page.stats(root);
+        assert_eq!(
+            (outer.chars, outer.link_chars, outer.links, outer.images),
+            (39, 9, 3, 2)
+        );
+        // body owns "Top" only; the outer div owns Home, News and one img.
+        let own: Vec<_> = b
+            .own
+            .iter()
+            .map(|o| (o.chars, o.link_chars, o.links, o.images))
+            .collect();
+        assert_eq!(
+            own,
+            vec![(3, 0, 0, 0), (8, 8, 2, 1), (27, 0, 0, 1), (1, 1, 1, 0)]
+        );
+        // Outer div: R1 = 8/40, R2 = 8/10, R3 = 2/4, R4 = 1/3, R5 = 8/9.
+        let f = b.features[1];
+        let want = [0.2, 0.8, 0.5, 1.0 / 3.0, 8.0 / 9.0];
+        for (g, w) in f.iter().zip(want) {
+            assert!((g - w).abs() < 1e-12, "{f:?}");
+        }
+        // Text owners: Top → body, Home/News → div, the paragraph → inner div, x → nav.
+        assert_eq!(b.text_block, vec![0, 1, 1, 2, 3]);
+    }
+
+    #[test]
+    fn labels_follow_the_four_gram_rule() {
+        let dom = parse(
+            "<body><div>alpha beta gamma delta epsilon zeta eta theta</div>\
+             <div>alpha beta gamma omega psi chi phi rho</div>\
+             <div>Home News</div><div>News Home</div></body>",
+        );
+        let page = annotate(&dom, "", dom.content_root());
+        let b = blocks(&page);
+        let gold = "Alpha beta gamma delta, epsilon. Something home news else";
+        let l = label_blocks(&page, &b, gold);
+        // body has no own text; block 1: its first 5 tokens lie in gold
+        // 4-grams (alpha…delta, beta…epsilon), 5 of 8 ≥ half → content.
+        // Block 2: "alpha beta gamma omega" is no gold 4-gram; no window
+        // matches → 0 of 8 → noise. Block 3: 2 tokens, "home news" occurs
+        // contiguously → content; block 4: "news home" does not → noise.
+        assert_eq!(
+            l,
+            vec![None, Some(true), Some(false), Some(true), Some(false)]
+        );
+    }
+
+    #[test]
+    fn tokens_split_words_and_cjk() {
+        let mut t = Vec::new();
+        tokens("Hello, 世界 World2x", &mut t);
+        assert_eq!(t.len(), 4);
+        let mut u = Vec::new();
+        tokens("hello 世 界 world2X", &mut u);
+        assert_eq!(t, u);
+    }
+
+    #[test]
+    fn run_selects_own_text_of_content_blocks() {
+        // A model that calls content every block whose R5 (link share) is
+        // low: one support vector at R5 = 0 with a positive coefficient,
+        // γ = 10, ρ = 0.5: f = e^{-10 d²} − 0.5 > 0 iff d² < ln 2 / 10.
+        let model = svm::Model {
+            version: svm::MODEL_VERSION,
+            gamma: 10.0,
+            c: 1.0,
+            rho: 0.5,
+            dim: 5,
+            support: vec![0.3, 0.0, 0.0, 0.0, 0.0],
+            coef: vec![1.0],
+            trained_on: String::new(),
+        };
+        let alg = TemplateSvm {
+            model,
+            templates: None,
+        };
+        let dom = parse(PAGE);
+        let page = annotate(&dom, "", dom.content_root());
+        let sel = alg.run(&page);
+        // ln 2 / 10 = 0.0693. Inner div: R1 = 27/40 = 0.675, d² ≥ 0.375²
+        // = 0.141: no. body: R1 = 3/40 = 0.075, d² = 0.0506 < 0.0693: yes.
+        // The outer div (R5 = 0.89) and nav (R5 = 0.5) are noise.
+        let texts: Vec<&str> = sel
+            .nodes
+            .iter()
+            .map(|&n| dom.text_of(n).unwrap().trim())
+            .collect();
+        assert_eq!(texts, vec!["Top"]);
+    }
+
+    #[test]
+    fn deep_and_large_pages_run() {
+        let mut html = String::from("<body>");
+        for i in 0..20_000 {
+            html.push_str(&format!(
+                "<div><p>paragraph {i} with some words</p><a href=#>l</a></div>"
+            ));
+        }
+        html.push_str(&"<div>".repeat(5_000));
+        let dom = parse(&html);
+        let page = annotate(&dom, "", dom.content_root());
+        let alg = TemplateSvm::default_model().unwrap();
+        let sel = alg.run(&page);
+        assert_eq!(sel.scores.len(), dom.len());
+    }
+}
