@@ -52,6 +52,36 @@ pub const BODY_LOOK: usize = 8;
 /// (the last resort for `published`): a dateline sits near the top.
 pub const BODY_TEXTS: usize = 400;
 
+/// How many body elements have their class and id read for bylines and
+/// dates; bylines and datelines sit near the top of a page.
+pub const BODY_ELEMENTS: usize = 2000;
+
+/// `<meta>` names and properties that give an author, in order.
+const AUTHOR_KEYS: [&str; 6] = [
+    "author",
+    "article:author",
+    "byl",
+    "parsely-author",
+    "sailthru.author",
+    "dc.creator",
+];
+
+/// `<meta>` names and properties that give the publication date, in order.
+const DATE_KEYS: [&str; 12] = [
+    "article:published_time",
+    "og:published_time",
+    "datepublished",
+    "date",
+    "pubdate",
+    "publishdate",
+    "publish-date",
+    "dc.date.issued",
+    "dc.date",
+    "dcterms.date",
+    "sailthru.date",
+    "parsely-pub-date",
+];
+
 /// Most characters of text handed to language detection: whatlang is
 /// sure long before that, and it keeps the cost flat on big pages.
 pub const DETECT_CHARS: usize = 2000;
@@ -600,18 +630,25 @@ pub fn metadata(dom: &Dom, url: Option<&Url>, text: &str) -> Metadata {
     let mut f = Found::default();
     let mut in_body = false;
     let mut texts_seen = 0;
+    let mut body_elements = 0;
+    let mut lower = String::new();
+    // Whether the head left author / date unsaid: only then are the
+    // body's bylines and written dates looked for.
+    let (mut need_author, mut need_date) = (false, false);
     for i in 0..dom.len() {
         let id = NodeId(i as u32);
         let e = match &dom.node(id).kind {
             NodeKind::Element(e) => e,
-            NodeKind::Text { start, end } if in_body && f.text_date.is_none() && texts_seen < BODY_TEXTS => {
+            NodeKind::Text { start, end }
+                if need_date && f.text_date.is_none() && texts_seen < BODY_TEXTS =>
+            {
                 texts_seen += 1;
                 let t = &dom.text[*start as usize..*end as usize];
                 if t.len() <= 60 && t.bytes().any(|b| b.is_ascii_digit()) {
                     // "Dec 26, 2025", "Updated: 2025-09-13", "Posted on …".
                     let words: Vec<&str> = t.split_whitespace().collect();
-                    f.text_date = (0..words.len().min(3))
-                        .find_map(|i| normalize_date(&words[i..].join(" ")));
+                    f.text_date =
+                        (0..words.len().min(3)).find_map(|i| normalize_date(&words[i..].join(" ")));
                 }
                 continue;
             }
@@ -625,7 +662,14 @@ pub fn metadata(dom: &Dom, url: Option<&Url>, text: &str) -> Metadata {
             Tag::HTML if f.lang.is_none() => {
                 f.lang = attr("lang").or_else(|| attr("xml:lang")).map(str::to_owned)
             }
-            Tag::BODY => in_body = true,
+            Tag::BODY if !in_body => {
+                in_body = true;
+                let has = |keys: &[&str]| f.meta.iter().any(|(k, _)| keys.contains(&k.as_str()));
+                need_author = f.ld.authors.is_none() && !has(&AUTHOR_KEYS);
+                need_date = f.ld.published.is_none()
+                    && !has(&DATE_KEYS)
+                    && url.and_then(|u| url_date(u.path())).is_none();
+            }
             Tag::META => {
                 let key = attr("property")
                     .or_else(|| attr("name"))
@@ -682,44 +726,48 @@ pub fn metadata(dom: &Dom, url: Option<&Url>, text: &str) -> Metadata {
             }
             _ => {}
         }
-        if in_body && f.text_dates.len() < BODY_LOOK && e.tag != Tag::TIME {
-            let dateish = |v: Option<&str>| {
-                v.is_some_and(|v| {
-                    let v = v.to_ascii_lowercase();
-                    v.contains("date") || v.contains("publish") || v.contains("posted")
-                })
-            };
-            if dateish(attr("class")) || dateish(attr("id")) {
-                let t = short_text(dom, id, 80);
-                // The date is usually after a word or two ("Posted on …").
-                let words: Vec<&str> = t.split_whitespace().collect();
-                if let Some(d) =
-                    (0..words.len().min(4)).find_map(|i| normalize_date(&words[i..].join(" ")))
-                {
-                    f.text_dates.push(d);
-                }
-            }
-        }
-        if in_body
-            && f.bylines.len() < BODY_LOOK
-            && !matches!(
+        if !in_body
+            || body_elements >= BODY_ELEMENTS
+            || !(need_author || need_date)
+            || matches!(
                 e.tag,
-                Tag::META | Tag::LINK | Tag::SCRIPT | Tag::BODY | Tag::HTML
+                Tag::META | Tag::LINK | Tag::SCRIPT | Tag::BODY | Tag::HTML | Tag::TIME
             )
         {
-            let says = |v: Option<&str>| {
-                v.is_some_and(|v| {
-                    let v = v.to_ascii_lowercase();
-                    v.contains("byline")
-                        || v.split(|c: char| !c.is_ascii_alphanumeric())
-                            .any(|w| w == "author")
-                })
-            };
-            if says(attr("class")) || says(attr("id")) || attr("itemprop") == Some("author") {
-                let t = byline_name(&short_text(dom, id, 120));
-                if !t.is_empty() && t.len() <= 80 && t.split_whitespace().count() <= 8 {
-                    f.bylines.push(t);
+            continue;
+        }
+        body_elements += 1;
+        // Class and id, lower-cased once into a reused buffer.
+        let (mut dateish, mut byline) = (false, false);
+        for a in dom.attrs_of(id) {
+            let v = &dom.attr_text[a.start as usize..a.end as usize];
+            match &*a.name {
+                "class" | "id" => {
+                    lower.clear();
+                    lower.extend(v.chars().map(|c| c.to_ascii_lowercase()));
+                    dateish |= need_date && lower.contains("date")
+                        || lower.contains("publish")
+                        || lower.contains("posted");
+                    byline |= need_author && (lower.contains("byline") || lower.contains("author"));
                 }
+                "itemprop" => byline |= need_author && v.trim() == "author",
+                _ => {}
+            }
+        }
+        if dateish && f.text_dates.len() < BODY_LOOK {
+            let t = short_text(dom, id, 80);
+            // The date is usually after a word or two ("Posted on …").
+            let words: Vec<&str> = t.split_whitespace().collect();
+            if let Some(d) =
+                (0..words.len().min(4)).find_map(|i| normalize_date(&words[i..].join(" ")))
+            {
+                f.text_dates.push(d);
+            }
+        }
+        if byline && f.bylines.len() < BODY_LOOK {
+            let t = byline_name(&short_text(dom, id, 120));
+            if !t.is_empty() && t.len() <= 80 && t.split_whitespace().count() <= 8 {
+                f.bylines.push(t);
             }
         }
     }
@@ -768,44 +816,18 @@ pub fn metadata(dom: &Dom, url: Option<&Url>, text: &str) -> Metadata {
                     .collect::<Vec<_>>()
                     .join("; ")
             })
-            .or_else(|| {
-                meta(&[
-                    "author",
-                    "article:author",
-                    "byl",
-                    "parsely-author",
-                    "sailthru.author",
-                    "dc.creator",
-                ])
-                .filter(|a| !a.starts_with("http"))
-            })
+            .or_else(|| meta(&AUTHOR_KEYS).filter(|a| !a.starts_with("http")))
             .or_else(|| f.rel_author.first().cloned())
             .or_else(|| f.bylines.first().cloned());
     m.published =
         f.ld.published
             .as_ref()
             .map(|(_, d)| d.clone())
-            .or_else(|| {
-                meta(&[
-                    "article:published_time",
-                    "og:published_time",
-                    "datepublished",
-                    "date",
-                    "pubdate",
-                    "publishdate",
-                    "publish-date",
-                    "dc.date.issued",
-                    "dc.date",
-                    "dcterms.date",
-                    "sailthru.date",
-                    "parsely-pub-date",
-                ])
-                .and_then(|d| normalize_date(&d))
-            })
+            .or_else(|| meta(&DATE_KEYS).and_then(|d| normalize_date(&d)))
             .or_else(|| f.times.first().cloned())
             .or_else(|| url.and_then(|u| url_date(u.path())))
             .or_else(|| f.text_dates.first().cloned())
-        .or_else(|| f.text_date.clone());
+            .or_else(|| f.text_date.clone());
     m.modified = f.ld.modified.as_ref().map(|(_, d)| d.clone()).or_else(|| {
         meta(&[
             "article:modified_time",
