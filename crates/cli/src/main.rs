@@ -89,8 +89,23 @@ struct TemplatesShowArgs {
 enum FormatArg {
     /// Plain text, one block a line.
     Text,
-    /// A JSON object with url, title, text, algorithm, charset.
+    /// A JSON object: text, markdown, metadata, … (schema: docs/json-schema.md).
     Json,
+    /// Markdown: headings, lists, tables, code blocks, quotes, emphasis.
+    Markdown,
+    /// A clean, safe HTML fragment (whitelisted tags and attributes).
+    Html,
+}
+
+impl From<FormatArg> for Format {
+    fn from(f: FormatArg) -> Format {
+        match f {
+            FormatArg::Text => Format::Text,
+            FormatArg::Json => Format::Json,
+            FormatArg::Markdown => Format::Markdown,
+            FormatArg::Html => Format::Html,
+        }
+    }
 }
 
 #[derive(Args, Clone)]
@@ -119,6 +134,15 @@ struct ExtractArgs {
     /// A site template library: the page's site's entries (site = the --url host) are deleted first.
     #[arg(long, value_name = "FILE")]
     templates: Option<PathBuf>,
+    /// Markdown: write links as [text](url), resolved against --url or the page's <base>.
+    #[arg(long)]
+    links: bool,
+    /// Markdown: write images as ![alt](src).
+    #[arg(long)]
+    images: bool,
+    /// JSON: include the clean HTML too.
+    #[arg(long)]
+    html: bool,
     #[command(flatten)]
     alg: AlgorithmArgs,
 }
@@ -172,6 +196,9 @@ struct BenchArgs {
     /// Passes over the pages; the fastest is reported.
     #[arg(long, default_value_t = 3)]
     repeat: usize,
+    /// The output format rendered (its cost is in the render stage).
+    #[arg(long, short = 'f', value_enum, default_value = "text")]
+    format: FormatArg,
 }
 
 #[derive(Args)]
@@ -251,10 +278,10 @@ fn cmd_extract(a: ExtractArgs) -> CliResult {
         url: a.url,
         charset: a.charset,
         templates: a.templates,
-        format: match a.format {
-            FormatArg::Text => Format::Text,
-            FormatArg::Json => Format::Json,
-        },
+        format: a.format.into(),
+        links: a.links,
+        images: a.images,
+        json_html: a.html,
         ..options(&a.alg)
     };
     let out = unchaff::extract(&bytes, &opts)?;
@@ -421,7 +448,10 @@ fn cmd_algorithms() -> CliResult {
 }
 
 fn cmd_bench(a: BenchArgs) -> CliResult {
-    let extractor = Extractor::new(&options(&a.alg))?;
+    let extractor = Extractor::new(&Options {
+        format: a.format.into(),
+        ..options(&a.alg)
+    })?;
     // Load and gunzip every page first: reading data is not extraction.
     let mut pages: Vec<Vec<u8>> = Vec::new();
     for dir in dataset_dirs(&a.data)? {

@@ -66,6 +66,39 @@ fn extract_json() {
 }
 
 #[test]
+fn extract_markdown_html_and_json_metadata() {
+    let o = run(unchaff()
+        .args(["extract", "-f", "markdown", "--links"])
+        .args(["--url", "https://example.org/news/bridge"])
+        .arg(example()));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let md = stdout(&o);
+    assert!(
+        md.starts_with("# How the river town rebuilt its bridge\n\n"),
+        "{md}"
+    );
+    assert!(md.contains("\n## Counting stones\n"), "{md}");
+    let o = run(unchaff().args(["extract", "-f", "html"]).arg(example()));
+    let html = stdout(&o);
+    assert!(html.starts_with("<h1>How the river town"), "{html}");
+    assert!(
+        !html.contains("<script") && !html.contains("<div"),
+        "{html}"
+    );
+    let o = run(unchaff()
+        .args(["extract", "-f", "json", "--html"])
+        .arg(example()));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("valid JSON");
+    assert_eq!(v["schema"], 1);
+    assert!(v["markdown"].as_str().unwrap().contains("## Opening day"));
+    assert!(v["html"].as_str().unwrap().contains("<h2>Opening day</h2>"));
+    let m = &v["metadata"];
+    assert_eq!(m["title"], "How the river town rebuilt its bridge");
+    assert_eq!(m["author"], "Mara Ellison");
+    assert_eq!(m["language"], "en");
+}
+
+#[test]
 fn extract_from_stdin_and_gzip() {
     let html = std::fs::read(example()).unwrap();
     let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());

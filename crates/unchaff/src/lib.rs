@@ -26,6 +26,9 @@ pub mod annotate;
 pub mod clean;
 pub mod decode;
 pub mod dom;
+pub mod html_out;
+pub mod markdown;
+pub mod metadata;
 pub mod normalize;
 pub mod parse;
 pub mod render;
@@ -37,6 +40,7 @@ use std::time::{Duration, Instant};
 pub use algorithms::{Algorithm, Selection};
 pub use decode::CharsetSource;
 pub use dom::NodeId;
+pub use metadata::Metadata;
 
 /// Everything that can go wrong. Extraction itself never fails on odd
 /// HTML; errors are about input that is not a page at all, or options
@@ -89,9 +93,17 @@ pub enum Format {
     /// Plain text, one block a line.
     #[default]
     Text,
-    /// A JSON object: url, title, text, algorithm, charset.
+    /// A JSON object (schema in `docs/json-schema.md`): text, markdown,
+    /// metadata, and more.
     Json,
+    /// Markdown: headings, lists, tables, code blocks, quotes, emphasis.
+    Markdown,
+    /// A clean, safe HTML fragment (see [`html_out`]).
+    Html,
 }
+
+/// The version of the JSON output's schema (`docs/json-schema.md`).
+pub const JSON_SCHEMA: u32 = 1;
 
 /// How to extract.
 #[derive(Clone, Debug)]
@@ -113,6 +125,12 @@ pub struct Options {
     /// of the page's site (its [`Options::url`] host) are deleted before
     /// any algorithm runs.
     pub templates: Option<std::path::PathBuf>,
+    /// Markdown renders links as `[text](href)`.
+    pub links: bool,
+    /// Markdown renders images as `![alt](src)`.
+    pub images: bool,
+    /// JSON output carries the clean HTML too.
+    pub json_html: bool,
 }
 
 impl Default for Options {
@@ -125,6 +143,9 @@ impl Default for Options {
             format: Format::Text,
             max_input_bytes: decode::DEFAULT_MAX_INPUT,
             templates: None,
+            links: false,
+            images: false,
+            json_html: false,
         }
     }
 }
@@ -134,10 +155,20 @@ impl Default for Options {
 pub struct Extraction {
     /// The page URL, as given in [`Options::url`].
     pub url: Option<String>,
-    /// The page title (`<title>`).
+    /// The page title (`<title>`, as written; [`Metadata::title`] is the
+    /// cleaned-up article title).
     pub title: Option<String>,
     /// The main content as plain text.
     pub text: String,
+    /// The main content as Markdown (for the Markdown and JSON formats).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub markdown: Option<String>,
+    /// The main content as clean HTML (for the HTML format, and JSON with
+    /// [`Options::json_html`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub html: Option<String>,
+    /// The page's metadata.
+    pub metadata: Metadata,
     /// The algorithm that produced it.
     pub algorithm: String,
     /// The charset the page was decoded with (WHATWG name).
@@ -156,7 +187,21 @@ impl Extraction {
     pub fn render(&self) -> String {
         match self.format {
             Format::Text => self.text.clone(),
-            Format::Json => serde_json::to_string(self).unwrap_or_default(),
+            Format::Markdown => self.markdown.clone().unwrap_or_default(),
+            Format::Html => self.html.clone().unwrap_or_default(),
+            Format::Json => {
+                #[derive(serde::Serialize)]
+                struct Versioned<'a> {
+                    schema: u32,
+                    #[serde(flatten)]
+                    e: &'a Extraction,
+                }
+                serde_json::to_string(&Versioned {
+                    schema: JSON_SCHEMA,
+                    e: self,
+                })
+                .unwrap_or_default()
+            }
         }
     }
 }
@@ -285,6 +330,17 @@ impl Extractor {
         let mut dom = parse::parse(&decoded.text);
         let t2 = Instant::now();
         let root = dom.content_root();
+        let page_url = self
+            .options
+            .url
+            .as_deref()
+            .and_then(|u| url::Url::parse(u).ok());
+        // Before cleaning: the head and the body's scripts are still linked.
+        let mut meta = metadata::metadata(&dom, page_url.as_ref(), "");
+        let base = match self.options.format {
+            Format::Text => None,
+            _ => markdown::base_url(&dom, self.options.url.as_deref()),
+        };
         clean::clean(&mut dom, root);
         if let Some(site) = self
             .templates
@@ -301,6 +357,17 @@ impl Extractor {
         let t4 = Instant::now();
         let text = render::text(&dom, root, &selection);
         let title = render::title(&dom);
+        let fmt = self.options.format;
+        let markdown = matches!(fmt, Format::Markdown | Format::Json).then(|| {
+            let o = markdown::MarkdownOptions {
+                links: self.options.links,
+                images: self.options.images,
+            };
+            markdown::markdown(&dom, root, &selection, base.as_ref(), o)
+        });
+        let html = (fmt == Format::Html || (fmt == Format::Json && self.options.json_html))
+            .then(|| html_out::html(&dom, root, &selection, base.as_ref()));
+        metadata::detect_language(&mut meta, &text);
         let t5 = Instant::now();
         times.decode += t1 - t0;
         times.parse += t2 - t1;
@@ -311,6 +378,9 @@ impl Extractor {
             url: url.map(str::to_owned),
             title,
             text,
+            markdown,
+            html,
+            metadata: meta,
             algorithm: self.algorithm.name().to_owned(),
             charset: decoded.encoding.name().to_owned(),
             charset_source: decoded.source,

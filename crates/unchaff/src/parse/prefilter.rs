@@ -1,6 +1,7 @@
 //! A linear pre-pass over the markup before tokenizing. It does two jobs:
 //!
-//! **Empties `<script>`, `<style>` and `<noscript>` elements.** Their bodies are raw text the cleaner throws away anyway, yet they are
+//! **Empties `<script>`, `<style>` and `<noscript>` elements** (not JSON-LD
+//! scripts: they are metadata). Their bodies are raw text the cleaner throws away anyway, yet they are
 //! over half the bytes of a modern page (54% of scrapinghub's HTML) and the
 //! tokenizer walks them character by character. Removing them first makes
 //! the same tree, minus text nodes that [`crate::clean`] would drop.
@@ -147,7 +148,13 @@ impl DepthLimit {
     }
 }
 
-/// `html` without the bodies of script, style and noscript elements and
+/// Whether a `<script …>` start tag says `ld+json` (any case).
+fn is_json_ld(tag: &[u8]) -> bool {
+    tag.windows(7).any(|w| w.eq_ignore_ascii_case(b"ld+json"))
+}
+
+/// `html` without the bodies of script, style and noscript elements (but
+/// JSON-LD scripts) and
 /// without the tags nested deeper than [`MAX_DEPTH`]; the input itself
 /// (borrowed) when there is nothing to remove.
 pub fn prefilter(html: &str) -> std::borrow::Cow<'_, str> {
@@ -217,9 +224,11 @@ pub fn prefilter(html: &str) -> std::borrow::Cow<'_, str> {
         };
         if emptied {
             let body = &b[open_end..close];
-            let escaped =
-                name.eq_ignore_ascii_case(b"script") && memmem::find(body, b"<!--").is_some();
-            if !escaped && !body.is_empty() {
+            let is_script = name.eq_ignore_ascii_case(b"script");
+            let escaped = is_script && memmem::find(body, b"<!--").is_some();
+            // JSON-LD is page metadata (crate::metadata reads it): kept.
+            let json_ld = is_script && is_json_ld(&b[lt..open_end]);
+            if !escaped && !json_ld && !body.is_empty() {
                 cuts.push((open_end, close));
             }
         }
@@ -317,6 +326,8 @@ mod tests {
     #[test]
     fn end_tag_needs_a_delimiter() {
         assert_eq!(s("<script>a</scripts>b</SCRIPT >c"), "<script></SCRIPT >c");
+        let ld = "<script type=\"application/LD+json\">{\"a\":1}</script>";
+        assert_eq!(s(ld), ld);
     }
 
     #[test]
