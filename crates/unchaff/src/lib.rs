@@ -330,16 +330,13 @@ impl Extractor {
         let mut dom = parse::parse(&decoded.text);
         let t2 = Instant::now();
         let root = dom.content_root();
-        let page_url = self
-            .options
-            .url
-            .as_deref()
-            .and_then(|u| url::Url::parse(u).ok());
+        // The page's own URL (a batch gives each page its own).
+        let page_url = url.and_then(|u| url::Url::parse(u).ok());
         // Before cleaning: the head and the body's scripts are still linked.
         let mut meta = metadata::metadata(&dom, page_url.as_ref(), "");
         let base = match self.options.format {
             Format::Text => None,
-            _ => markdown::base_url(&dom, self.options.url.as_deref()),
+            _ => markdown::base_url(&dom, url),
         };
         clean::clean(&mut dom, root);
         if let Some(site) = self
