@@ -1,6 +1,6 @@
 //! Quality floors of CC (paper 2) on the real data (skipped without it),
 //! and a large synthetic page that must run in linear time.
-//! Floors sit ~0.01 under the figures in docs/results/cc.md.
+//! Floors sit ~0.01 under the figures in docs/RESULTS.md.
 
 mod common;
 
@@ -15,7 +15,7 @@ fn cc_scrapinghub_floor() {
     };
     let (ds, preds) = common::run_folder(&root, "scrapinghub", "cc", &[]);
     let s = common::shingle(&ds, &preds);
-    // Measured 0.849 (docs/results/cc.md); SPEC §9: a faithful implementation ≈ 0.847.
+    // Measured 0.849 (docs/RESULTS.md); SPEC §9: a faithful implementation ≈ 0.847.
     common::assert_floor("cc scrapinghub shingle F1", s.f1, 0.839);
 }
 

@@ -1,6 +1,6 @@
 //! Quality floors of CETD and CETD-TD on the real data (skipped without
 //! it), and a multi-megabyte page that must run in linear time.
-//! Floors sit ~0.01 under the figures in docs/results/paper1-table1.md.
+//! Floors sit ~0.01 under the figures in docs/RESULTS.md.
 
 mod common;
 

@@ -1,7 +1,7 @@
 //! Quality floors of CETR on the real data (skipped without it), and
 //! multi-megabyte pages (with and without line breaks) that must run in
 //! linear time. Floors sit ~0.01 under the figures in
-//! docs/results/paper1-table1.md.
+//! docs/RESULTS.md.
 
 mod common;
 

@@ -1,5 +1,5 @@
 //! Quality floors of path clustering on the real data (skipped without
-//! it), and the per-site experiment of docs/results/path-clustering.md:
+//! it), and the per-site experiment of docs/RESULTS.md:
 //! `cargo test --release -p unchaff-cli --test data_path_clustering -- --ignored --nocapture`.
 
 mod common;
@@ -17,7 +17,7 @@ fn path_clustering_scrapinghub_floor() {
         return;
     };
     let (ds, preds) = common::run_folder(&root, "scrapinghub", "path-clustering", &[]);
-    // Measured 0.841 (docs/results/path-clustering.md); SPEC §9: 0.813.
+    // Measured 0.841 (docs/RESULTS.md); SPEC §9: 0.813.
     common::assert_floor(
         "path-clustering scrapinghub shingle F1",
         common::shingle(&ds, &preds).f1,

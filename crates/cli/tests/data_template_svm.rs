@@ -1,6 +1,6 @@
 //! Quality floors of template-svm (paper 5, SPEC §6) with the default
 //! model on the real data (skipped without it). Floors sit about 0.01
-//! under the figures in docs/results/template-svm.md.
+//! under the figures in docs/RESULTS.md.
 
 mod common;
 
@@ -11,7 +11,7 @@ fn template_svm_scrapinghub_floor() {
     };
     let (ds, preds) = common::run_folder(&root, "scrapinghub", "template-svm", &[]);
     let s = common::shingle(&ds, &preds);
-    // Measured 0.815 (docs/results/template-svm.md); SPEC §9: 0.774.
+    // Measured 0.815 (docs/RESULTS.md); SPEC §9: 0.774.
     common::assert_floor("template-svm scrapinghub shingle F1", s.f1, 0.805);
 }
 

@@ -1,6 +1,6 @@
 //! Quality floors of text-distribution (paper 4) on the real data (skipped
 //! without it). Floors sit about 0.01 under the figures in
-//! docs/results/text-distribution.md.
+//! docs/RESULTS.md.
 
 mod common;
 
@@ -11,7 +11,7 @@ fn text_distribution_scrapinghub_floor() {
     };
     let (ds, preds) = common::run_folder(&root, "scrapinghub", "text-distribution", &[]);
     let s = common::shingle(&ds, &preds);
-    // Measured 0.864 (docs/results/text-distribution.md); SPEC §9: 0.855.
+    // Measured 0.864 (docs/RESULTS.md); SPEC §9: 0.855.
     common::assert_floor("text-distribution scrapinghub shingle F1", s.f1, 0.854);
 }
 

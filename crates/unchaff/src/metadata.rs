@@ -799,7 +799,7 @@ pub fn metadata(dom: &Dom, url: Option<&Url>, text: &str) -> Metadata {
         .map(|t| match f.h1.first() {
             // The page's own headline, when the title merely dresses it
             // up ("The Go Blog" in "The Go Blog - The Go Programming
-            // Language"): +N titles on wcxb-dev, see docs/results/metadata.md.
+            // Language"): +N titles on wcxb-dev, see docs/RESULTS.md.
             Some(h) if h.chars().count() >= 4 && t.to_lowercase().contains(&h.to_lowercase()) => {
                 h.clone()
             }

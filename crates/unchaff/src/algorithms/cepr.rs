@@ -11,7 +11,7 @@
 //!   which would zero a lone paragraph; we use σ_len := 1 there
 //!   ([`Lone::One`]: ETPR = TPR), which beat σ_len := the node's length
 //!   ([`Lone::Length`], ETPR = TPR²) by 0.028 shingle F1 on scrapinghub
-//!   (0.845 against 0.817; sweep in docs/results/paper1-table1.md);
+//!   (0.845 against 0.817; sweep in docs/RESULTS.md);
 //! * the ETPR histogram (one value per text node, document order) is
 //!   smoothed with a Gaussian window g_j = exp(−j²/2s²), |j| ≤ r, whose
 //!   weights are multiplied by the tag-path similarity
@@ -32,14 +32,14 @@ use crate::Error;
 use crate::annotate::{Page, PathId};
 use crate::dom::Tag;
 
-/// λ = 0.5 for ETPR, chosen on the dev data (docs/results/paper1-table1.md,
+/// λ = 0.5 for ETPR, chosen on the dev data (docs/RESULTS.md,
 /// "CEPR sweep"): mean shingle F1 over the 12 folders 0.835 at λ = 0.2 (the
 /// independent sweep's choice, REFERENCE-ALGORITHMS.md), 0.852 at 0.5,
 /// 0.850 at 1.0; higher λ keeps gaining on news folders and losing on
 /// CleanEval.
 pub const LAMBDA_ETPR: f64 = 0.5;
-/// λ = 1.5 for plain TPR, chosen on the dev data (docs/results/
-/// paper1-table1.md, "CEPR-TPR"): mean shingle F1 over the 12 folders
+/// λ = 1.5 for plain TPR, chosen on the dev data (docs/RESULTS.md,
+/// "CEPR-TPR"): mean shingle F1 over the 12 folders
 /// 0.744 at λ = 0.3 (REFERENCE-ALGORITHMS.md's choice, and SPEC §9's
 /// setting), 0.788 at 1.0, 0.800 at 1.5; on three news folders 2.0 adds
 /// only 0.002 more.

@@ -56,8 +56,8 @@ pub const K: usize = 3;
 /// k-means stops after this many rounds if it has not converged (it
 /// converges in < 20 on every dev page we looked at).
 pub const KMEANS_ROUNDS: usize = 100;
-/// λ = 1.5 for `cetr-tm`, chosen on the dev data (docs/results/
-/// paper1-table1.md, "CETR-TM λ"): mean shingle F1 over scrapinghub,
+/// λ = 1.5 for `cetr-tm`, chosen on the dev data (docs/RESULTS.md,
+/// "CETR-TM λ"): mean shingle F1 over scrapinghub,
 /// dragnet and l3s-gn1 0.715 / 0.764 / 0.787 at λ = 0.5 / 1.0 / 1.5; over
 /// all 12 folders 0.788 at 1.0 and 0.793 at 1.5.
 pub const LAMBDA_TM: f64 = 1.5;

@@ -46,7 +46,7 @@ pub const LABEL_NGRAM: usize = 4;
 
 /// The default model, trained on wcxb-dev (`unchaff train svm
 /// ../shared/data/wcxb-dev --out crates/unchaff/models/svm.json`; see
-/// docs/results/template-svm.md).
+/// docs/RESULTS.md).
 pub const DEFAULT_MODEL_JSON: &str = include_str!("../../models/svm.json");
 
 /// One training sample: a block's features and whether it is content.

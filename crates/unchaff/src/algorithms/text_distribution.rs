@@ -25,7 +25,7 @@
 //!   document order on ties); `html` and `body` are not candidates. Text
 //!   nodes compete too (SPEC's "node"); letting only elements compete
 //!   moved l3s-gn1 from 0.887 to 0.891 and the other folders by < 0.001
-//!   (docs/results/text-distribution.md), so we kept the SPEC reading.
+//!   (docs/RESULTS.md), so we kept the SPEC reading.
 //!
 //! Cost: both Gaussian sums are cut off where the kernel is negligible
 //! (|d| > 8σ, [`CUTOFF_SIGMAS`]; G(8σ; σ)/G(0; σ) = e⁻³² ≈ 1.3·10⁻¹⁴), so a
