@@ -354,12 +354,7 @@ pub fn markdown(
     if selection.nodes.is_empty() {
         return String::new();
     }
-    let mut marked = vec![false; dom.len()];
-    for n in &selection.nodes {
-        if let Some(m) = marked.get_mut(n.index()) {
-            *m = true;
-        }
-    }
+    let marked = selection.marks(dom.len());
     let mut w = Writer::default();
     let mut inside: u32 = 0;
     let mut pre: u32 = 0;

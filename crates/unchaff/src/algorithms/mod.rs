@@ -33,6 +33,21 @@ pub struct Selection {
     pub text: Option<String>,
 }
 
+impl Selection {
+    /// A flag per node index (`len` = the DOM's node count): whether the
+    /// node is selected itself. Renderers walk the tree once and count how
+    /// many marked nodes they are inside.
+    pub fn marks(&self, len: usize) -> Vec<bool> {
+        let mut marked = vec![false; len];
+        for n in &self.nodes {
+            if let Some(m) = marked.get_mut(n.index()) {
+                *m = true;
+            }
+        }
+        marked
+    }
+}
+
 /// A content-extraction algorithm over an annotated page.
 pub trait Algorithm: Send + Sync {
     /// The name users pass to `--algorithm`.
