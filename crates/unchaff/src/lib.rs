@@ -403,6 +403,38 @@ fn check_not_binary(bytes: &[u8]) -> Result<(), Error> {
     Ok(())
 }
 
+/// A page taken through decode, parse and clean, ready to annotate: what
+/// training code needs from the pipeline (no templates, no metadata).
+pub struct Prepared {
+    /// The decoded source.
+    pub text: String,
+    /// The cleaned tree.
+    pub dom: dom::Dom,
+    /// The content root (`<body>`).
+    pub root: NodeId,
+}
+
+impl Prepared {
+    /// Decodes (gzip, charset), parses and cleans `bytes`.
+    pub fn new(bytes: &[u8]) -> Result<Prepared, Error> {
+        let raw = decode::gunzip_if_needed(bytes, decode::DEFAULT_MAX_INPUT)?;
+        if raw.is_empty() {
+            return Err(Error::EmptyInput);
+        }
+        let text = decode::decode(&raw, None)?.text;
+        drop(raw);
+        let mut dom = parse::parse(&text);
+        let root = dom.content_root();
+        clean::clean(&mut dom, root);
+        Ok(Prepared { text, dom, root })
+    }
+
+    /// The annotated page.
+    pub fn page(&self) -> annotate::Page<'_> {
+        annotate::annotate(&self.dom, &self.text, self.root)
+    }
+}
+
 /// Extracts the main content of one page with `options`.
 pub fn extract(bytes: &[u8], options: &Options) -> Result<Extraction, Error> {
     Extractor::new(options)?.extract(bytes)

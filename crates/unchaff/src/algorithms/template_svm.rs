@@ -264,17 +264,8 @@ pub fn page_samples(page: &Page<'_>, gold: &str) -> Vec<Sample> {
 /// Decodes, parses, cleans and annotates a page and returns its training
 /// samples against `gold` (see [`page_samples`]).
 pub fn samples_from_bytes(bytes: &[u8], gold: &str) -> Result<Vec<Sample>, Error> {
-    let raw = crate::decode::gunzip_if_needed(bytes, crate::decode::DEFAULT_MAX_INPUT)?;
-    if raw.is_empty() {
-        return Err(Error::EmptyInput);
-    }
-    let decoded = crate::decode::decode(&raw, None)?;
-    drop(raw);
-    let mut dom = crate::parse::parse(&decoded.text);
-    let root = dom.content_root();
-    crate::clean::clean(&mut dom, root);
-    let page = crate::annotate::annotate(&dom, &decoded.text, root);
-    Ok(page_samples(&page, gold))
+    let prepared = crate::Prepared::new(bytes)?;
+    Ok(page_samples(&prepared.page(), gold))
 }
 
 /// The template-SVM algorithm with its model.

@@ -146,16 +146,8 @@ pub struct PageSummary {
 /// canonical URL does. A manifest's bare site name (`www.example.org`) is
 /// accepted too.
 pub fn summarize(bytes: &[u8], url: Option<&str>) -> Result<PageSummary, Error> {
-    let raw = crate::decode::gunzip_if_needed(bytes, crate::decode::DEFAULT_MAX_INPUT)?;
-    if raw.is_empty() {
-        return Err(Error::EmptyInput);
-    }
-    let decoded = crate::decode::decode(&raw, None)?;
-    drop(raw);
-    let mut dom = crate::parse::parse(&decoded.text);
-    let root = dom.content_root();
-    crate::clean::clean(&mut dom, root);
-    let page = crate::annotate::annotate(&dom, &decoded.text, root);
+    let prepared = crate::Prepared::new(bytes)?;
+    let page = prepared.page();
     let lengths = leaf_lengths(&page);
     let analysis = analyze(&page, &lengths);
     let key_names = analysis
