@@ -853,6 +853,8 @@ pub fn run(a: BatchArgs) -> CliResult {
         .ok_or("--page-timeout must be a positive number of seconds")?;
     let opts = Options {
         max_input_bytes: a.max_bytes,
+        // Every record carries the page's metadata.
+        metadata: true,
         ..crate::options(&a.alg)
     };
     let extractor = Extractor::new(&opts)?;

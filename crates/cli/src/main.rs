@@ -116,6 +116,9 @@ struct AlgorithmArgs {
     /// An algorithm parameter, KEY=VALUE (repeatable), e.g. --param lambda=0.3.
     #[arg(long = "param", short = 'p', value_name = "KEY=VALUE", value_parser = parse_key_value)]
     params: Vec<(String, String)>,
+    /// Keep comment sections (auto only; the same as --param include-comments=1).
+    #[arg(long)]
+    include_comments: bool,
 }
 
 #[derive(Args)]
@@ -169,6 +172,9 @@ struct EvalArgs {
     /// A site template library applied before the algorithm (site: each page's manifest url host, else its site field).
     #[arg(long, value_name = "FILE")]
     templates: Option<PathBuf>,
+    /// Only the pages of cross-validation fold K of N (K/N; folds by a stable hash of the page id), e.g. to score a model trained with `train auto --exclude-fold K/N`.
+    #[arg(long, value_name = "K/N", value_parser = parse_fold)]
+    fold: Option<(u32, u32)>,
 }
 
 #[derive(Args)]
@@ -203,8 +209,8 @@ struct BenchArgs {
 
 #[derive(Args)]
 struct TrainArgs {
-    /// The algorithm to train: path-clustering, or svm (template-svm's block classifier).
-    #[arg(value_parser = ["path-clustering", "svm"])]
+    /// The algorithm to train: auto (the default extractor's block classifier), path-clustering, or svm (template-svm's block classifier).
+    #[arg(value_parser = ["auto", "path-clustering", "svm"])]
     algorithm: String,
     /// Dataset folders, or a directory holding them.
     #[arg(required = true)]
@@ -227,6 +233,31 @@ struct TrainArgs {
     /// svm: cross-validation folds.
     #[arg(long, default_value_t = 10)]
     folds: usize,
+    /// auto: number of boosted trees.
+    #[arg(long, default_value_t = 200)]
+    trees: usize,
+    /// auto: depth of each tree.
+    #[arg(long, default_value_t = 6)]
+    depth: usize,
+    /// auto: shrinkage of each tree's values.
+    #[arg(long, default_value_t = 0.1)]
+    learning_rate: f32,
+    /// auto: leave out the pages of fold K of N (K/N, folds by page id as in `eval --fold`), to measure on them.
+    #[arg(long, value_name = "K/N", value_parser = parse_fold)]
+    exclude_fold: Option<(u32, u32)>,
+}
+
+fn parse_fold(s: &str) -> Result<(u32, u32), String> {
+    let bad = || format!("expected K/N with 0 <= K < N, got {s:?}");
+    let (k, n) = s.split_once('/').ok_or_else(bad)?;
+    let (k, n) = (
+        k.trim().parse::<u32>().map_err(|_| bad())?,
+        n.trim().parse::<u32>().map_err(|_| bad())?,
+    );
+    if n == 0 || k >= n {
+        return Err(bad());
+    }
+    Ok((k, n))
 }
 
 fn parse_key_value(s: &str) -> Result<(String, String), String> {
@@ -260,10 +291,17 @@ fn main() -> ExitCode {
 
 type CliResult = Result<(), Box<dyn std::error::Error>>;
 
+/// The options of an algorithm choice. Metadata is left to JSON output
+/// (batch turns it back on): text, Markdown and HTML never print it.
 fn options(alg: &AlgorithmArgs) -> Options {
+    let mut params = alg.params.clone();
+    if alg.include_comments {
+        params.push(("include-comments".to_owned(), "1".to_owned()));
+    }
     Options {
         algorithm: alg.algorithm.clone(),
-        params: alg.params.clone(),
+        params,
+        metadata: false,
         ..Options::default()
     }
 }
@@ -355,6 +393,10 @@ fn cmd_eval(a: EvalArgs) -> CliResult {
     for dir in dataset_dirs(&a.data)? {
         let mut ds = Dataset::open(&dir)?;
         ds.pages.retain(|p| filters.iter().all(|f| f.matches(p)));
+        if let Some((k, n)) = a.fold {
+            ds.pages
+                .retain(|p| unchaff_eval::dataset::fold_of(&p.id, n) == k);
+        }
         if ds.pages.is_empty() {
             continue;
         }
@@ -535,6 +577,9 @@ fn cmd_train(a: TrainArgs) -> CliResult {
     if a.algorithm == "svm" {
         return cmd_train_svm(a);
     }
+    if a.algorithm == "auto" {
+        return cmd_train_auto(a);
+    }
     use unchaff::algorithms::path_clustering as pc;
     let start = Instant::now();
     let (mut summaries, mut names) = (Vec::new(), Vec::new());
@@ -708,6 +753,98 @@ fn cmd_train_svm(a: TrainArgs) -> CliResult {
         st.iterations,
         t.elapsed().as_secs_f64()
     );
+    eprintln!("trained in {:.1} s", start.elapsed().as_secs_f64());
+    Ok(())
+}
+
+/// Seed of `unchaff train auto`'s row subsampling.
+const AUTO_SEED: u64 = 7;
+
+fn cmd_train_auto(a: TrainArgs) -> CliResult {
+    use unchaff::algorithms::auto::{features, train};
+    use unchaff::gbdt;
+    let start = Instant::now();
+    let (mut x, mut y, mut w) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut names, mut pages) = (Vec::new(), 0usize);
+    for dir in dataset_dirs(&a.data)? {
+        let mut ds = Dataset::open(&dir)?;
+        if let Some((k, n)) = a.exclude_fold {
+            ds.pages.retain(|p| unchaff_eval::dataset::fold_of(&p.id, n) != k);
+        }
+        let done: Vec<Result<train::PageSamples, String>> = ds
+            .pages
+            .par_iter()
+            .map(|p| {
+                let gold = match ds.read_gold(p).map_err(|e| e.to_string())? {
+                    Some(g) => g,
+                    None => return Ok(train::PageSamples::default()),
+                };
+                let bytes = ds.read_page_bytes(p).map_err(|e| e.to_string())?;
+                train::samples_from_bytes(&bytes, &gold)
+                    .map_err(|e| format!("{}/{}: {e}", ds.name, p.id))
+            })
+            .collect();
+        // Every folder weighs sqrt(its pages): large folders count more,
+        // but not so much that the small ones (scrapinghub, chinese-wce)
+        // vanish; within a folder every page weighs the same.
+        let per_page = 1.0 / (ds.pages.len().max(1) as f32).sqrt();
+        for r in done {
+            match r {
+                Ok(s) if !s.labels.is_empty() => {
+                    pages += 1;
+                    for f in &s.features {
+                        x.extend_from_slice(f);
+                    }
+                    y.extend_from_slice(&s.labels);
+                    w.extend(s.weights.iter().map(|v| v * per_page));
+                }
+                Ok(_) => {}
+                Err(e) => eprintln!("{e}"),
+            }
+        }
+        names.push(ds.name);
+    }
+    // Mean weight 1, so that min_child_weight reads in blocks.
+    let total: f32 = w.iter().sum();
+    let scale = y.len() as f32 / total.max(1e-9);
+    w.iter_mut().for_each(|v| *v *= scale);
+    let positives = y.iter().filter(|&&l| l).count();
+    eprintln!(
+        "{pages} pages, {} blocks with text: {positives} content ({:.1}%); features read in {:.1} s",
+        y.len(),
+        100.0 * positives as f64 / y.len().max(1) as f64,
+        start.elapsed().as_secs_f64()
+    );
+    let p = gbdt::TrainParams {
+        trees: a.trees,
+        depth: a.depth,
+        learning_rate: a.learning_rate,
+        seed: AUTO_SEED,
+        ..gbdt::TrainParams::default()
+    };
+    let mut model = gbdt::train(&x, &y, &w, features::NAMES, &p)?;
+    let fold = a
+        .exclude_fold
+        .map_or(String::new(), |(k, n)| format!(", fold {k}/{n} left out"));
+    model.trained_on = format!(
+        "{} ({pages} pages, {} blocks{fold}); {} trees of depth {}, learning rate {}, subsample {}",
+        names.join(", "),
+        y.len(),
+        p.trees,
+        p.depth,
+        p.learning_rate,
+        p.subsample
+    );
+    std::fs::write(&a.out, model.to_json() + "\n")?;
+    if a.explain {
+        let counts = model.split_counts();
+        let mut order: Vec<usize> = (0..counts.len()).collect();
+        order.sort_by_key(|&i| std::cmp::Reverse(counts[i]));
+        println!("splits per feature:");
+        for i in order {
+            println!("  {:6}  {}", counts[i], features::NAMES[i]);
+        }
+    }
     eprintln!("trained in {:.1} s", start.elapsed().as_secs_f64());
     Ok(())
 }

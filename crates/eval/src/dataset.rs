@@ -117,6 +117,17 @@ impl PageEntry {
     }
 }
 
+/// The cross-validation fold (0 … n−1) of a page id: a stable hash of the
+/// id (FNV-1a), so a page is in the same fold on every machine and run.
+pub fn fold_of(id: &str, n: u32) -> u32 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in id.bytes() {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    (h % n.max(1) as u64) as u32
+}
+
 /// A `key=value` condition over manifest fields (`page_type=forum`,
 /// `lang=zh`, `site=www.example.com`), `extra` fields included. A page
 /// matches when the field, as given by [`PageEntry::field`], equals the value

@@ -9,6 +9,7 @@ use crate::Error;
 use crate::annotate::Page;
 use crate::dom::NodeId;
 
+pub mod auto;
 pub mod cc;
 pub mod cepr;
 pub mod cetd;
@@ -75,8 +76,13 @@ pub struct Entry {
 /// Every algorithm unchaff ships, the default first.
 pub const REGISTRY: &[Entry] = &[
     Entry {
+        name: "auto",
+        summary: "block classifier (boosted trees) over the seed signals and structural cues; the default",
+        build: auto::build,
+    },
+    Entry {
         name: "cetd-tpc",
-        summary: "text block density x tag path coverage (paper 1, SPEC §2); the default",
+        summary: "text block density x tag path coverage (paper 1, SPEC §2)",
         build: cetd_tpc::build,
     },
     Entry {
@@ -142,11 +148,10 @@ pub const REGISTRY: &[Entry] = &[
 ];
 
 /// The algorithm used when none is named.
-pub const DEFAULT: &str = "cetd-tpc";
+pub const DEFAULT: &str = "auto";
 
 /// Builds the algorithm called `name` ("auto" is the default) with `params`.
 pub fn build(name: &str, params: &[(String, String)]) -> Result<Box<dyn Algorithm>, Error> {
-    let name = if name == "auto" { DEFAULT } else { name };
     let entry = REGISTRY
         .iter()
         .find(|e| e.name == name)

@@ -213,6 +213,19 @@ fn gram_hash(g: &[u64]) -> u64 {
 /// Labels each block from the gold text (SPEC §6.2): `Some(true)` content,
 /// `Some(false)` noise, `None` for a block without own tokens.
 pub fn label_blocks(page: &Page<'_>, b: &Blocks, gold: &str) -> Vec<Option<bool>> {
+    let mut own: Vec<Vec<u64>> = vec![Vec::new(); b.nodes.len()];
+    for (t, &k) in page.texts.iter().zip(&b.text_block) {
+        if let Some(s) = page.dom.text_of(t.node) {
+            tokens(s, &mut own[k as usize]);
+        }
+    }
+    label_token_lists(&own, gold)
+}
+
+/// The labelling rule of SPEC §6.2 for any segmentation: each entry of
+/// `own` is one block's own [`tokens`]; `None` for a block without tokens.
+/// (Also labels the blocks of the default extractor's training data.)
+pub fn label_token_lists(own: &[Vec<u64>], gold: &str) -> Vec<Option<bool>> {
     let mut gold_tokens = Vec::new();
     tokens(gold, &mut gold_tokens);
     // n-grams of the gold for n = 1 … 4.
@@ -220,12 +233,6 @@ pub fn label_blocks(page: &Page<'_>, b: &Blocks, gold: &str) -> Vec<Option<bool>
     for n in 1..=LABEL_NGRAM {
         for w in gold_tokens.windows(n) {
             grams.insert(gram_hash(w));
-        }
-    }
-    let mut own: Vec<Vec<u64>> = vec![Vec::new(); b.nodes.len()];
-    for (t, &k) in page.texts.iter().zip(&b.text_block) {
-        if let Some(s) = page.dom.text_of(t.node) {
-            tokens(s, &mut own[k as usize]);
         }
     }
     own.iter()

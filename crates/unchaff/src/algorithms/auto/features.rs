@@ -1,0 +1,606 @@
+//! The default extractor's blocks and their features.
+//!
+//! A **block** is the nearest block-level element (a [`Flow::Block`] or
+//! [`Flow::Cell`] element, see [`crate::render::flow`]) above a text node:
+//! a paragraph, a list item, a heading, a table cell, a `div` with its own
+//! text. A block's *own* text is the text whose nearest block-level element
+//! it is; text of nested blocks belongs to them.
+//!
+//! Every feature is computed in a few linear passes over the annotated
+//! page: one top-down pass over the elements (context inherited from the
+//! ancestors: semantic tags, class/id vocabulary, nearest
+//! positive/negative container), one pass over the text nodes (own counts),
+//! and passes over the blocks (neighbours, tag paths, candidates).
+
+use rustc_hash::FxHashMap;
+
+use super::vocab::{Families, Family, Vocabulary};
+use crate::algorithms::Algorithm;
+use crate::algorithms::cetd_tpc::CetdTpc;
+use crate::annotate::Page;
+use crate::dom::{NodeId, Tag};
+use crate::render::{Flow, flow};
+
+/// The feature names, in input order (saved with the model, checked on
+/// load).
+pub const NAMES: &[&str] = &[
+    // The block's own text.
+    "chars_ln",
+    "link_ratio",
+    "words_ln",
+    "chars_per_word",
+    "stops_per_word",
+    "commas_per_word",
+    "digit_ratio",
+    "ends_sentence",
+    "text_nodes",
+    "link_node_ratio",
+    // The block element.
+    "heading_level",
+    "tag_p",
+    "tag_li",
+    "tag_cell",
+    "tag_div",
+    "tag_pre_quote",
+    "tag_dt_dd",
+    "tag_caption",
+    // Semantic elements around it (the element itself included).
+    "in_article",
+    "in_main",
+    "in_nav",
+    "in_aside",
+    "in_footer",
+    "in_header",
+    "in_form",
+    "in_li",
+    "in_table",
+    "in_figure",
+    "in_blockquote",
+    "in_section",
+    "in_address",
+    "in_a",
+    // Class/id vocabulary around it (see vocab.rs).
+    "v_positive",
+    "v_comment",
+    "v_nav",
+    "v_sidebar",
+    "v_related",
+    "v_share",
+    "v_footer",
+    "v_header",
+    "v_ad",
+    "v_meta",
+    "v_caption",
+    "v_overlay",
+    "v_hidden",
+    "positive_dist",
+    "negative_dist",
+    "depth",
+    // The surrounding containers.
+    "parent_chars_ln",
+    "parent_link_ratio",
+    "grand_chars_ln",
+    "grand_link_ratio",
+    // The page.
+    "page_chars_ln",
+    "page_link_ratio",
+    "position",
+    "share",
+    "path_blocks_ln",
+    "path_share",
+    // The neighbouring blocks.
+    "prev_chars_ln",
+    "prev_link_ratio",
+    "next_chars_ln",
+    "next_link_ratio",
+    "window_chars_ln",
+    "window_link_ratio",
+    // Whole-page candidates: CETD-TPC's block, Readability's top candidate.
+    "in_cetd_tpc",
+    "cetd_tpc_rel",
+    "in_top",
+    "in_top_parent",
+    "top_share",
+];
+
+/// Number of features.
+pub const N: usize = NAMES.len();
+
+/// Blocks on either side that the window features cover.
+const WINDOW: usize = 3;
+
+/// Distance reported when no container of a kind is above the block.
+const NO_CONTAINER: f32 = 64.0;
+
+/// Readability's paragraph threshold: shorter blocks add nothing to their
+/// containers' scores (Readability.js, `_grabArticle`: 25 characters).
+const CANDIDATE_MIN_CHARS: u32 = 25;
+
+/// Readability's length bonus: one point per 100 characters, at most 3.
+const CANDIDATE_LENGTH_UNIT: f32 = 100.0;
+/// See [`CANDIDATE_LENGTH_UNIT`].
+const CANDIDATE_LENGTH_CAP: f32 = 3.0;
+
+/// The blocks of a page and their features.
+#[derive(Clone, Debug, Default)]
+pub struct Blocks {
+    /// The block element of each block, in order of their first text.
+    pub nodes: Vec<NodeId>,
+    /// Whether no other block lies inside the block element (then the
+    /// element can be selected whole, with its inline images and links).
+    pub leaf: Vec<bool>,
+    /// The block of each counted text node (`page.texts` order).
+    pub text_block: Vec<u32>,
+    /// Own characters of each block.
+    pub chars: Vec<u32>,
+    /// Whether the block lies in a comment container (class/id vocabulary).
+    pub comment: Vec<bool>,
+    /// The features, [`NAMES`] order.
+    pub features: Vec<[f32; N]>,
+}
+
+/// Per-element context inherited from the ancestors.
+#[derive(Clone, Copy, Default)]
+struct Context {
+    /// Semantic-element bits (index into the `in_*` features).
+    tags: u16,
+    /// Vocabulary families.
+    families: Families,
+    /// Depth of the nearest positive / negative container.
+    positive_depth: Option<u32>,
+    negative_depth: Option<u32>,
+}
+
+/// The `in_*` bit of a semantic element.
+fn tag_bit(t: Tag) -> Option<u16> {
+    let i = match t {
+        Tag::ARTICLE => 0,
+        Tag::MAIN => 1,
+        Tag::NAV | Tag::MENU => 2,
+        Tag::ASIDE => 3,
+        Tag::FOOTER => 4,
+        Tag::HEADER => 5,
+        Tag::FORM | Tag::FIELDSET => 6,
+        Tag::LI => 7,
+        Tag::TABLE => 8,
+        Tag::FIGURE => 9,
+        Tag::BLOCKQUOTE => 10,
+        Tag::SECTION => 11,
+        Tag::ADDRESS => 12,
+        Tag::A => 13,
+        _ => return None,
+    };
+    Some(1 << i)
+}
+
+/// Families that mark noise containers (for `negative_dist`).
+const NEGATIVE: Families = (1 << Family::Comment as u8)
+    | (1 << Family::Nav as u8)
+    | (1 << Family::Sidebar as u8)
+    | (1 << Family::Related as u8)
+    | (1 << Family::Share as u8)
+    | (1 << Family::Footer as u8)
+    | (1 << Family::Ad as u8)
+    | (1 << Family::Overlay as u8)
+    | (1 << Family::Hidden as u8);
+
+fn ln1(x: f32) -> f32 {
+    (1.0 + x).ln()
+}
+
+fn ratio(a: u32, b: u32) -> f32 {
+    if b == 0 { 0.0 } else { a as f32 / b as f32 }
+}
+
+/// Own-text counts of a block.
+#[derive(Clone, Copy, Default)]
+struct Own {
+    chars: u32,
+    link_chars: u32,
+    words: u32,
+    stops: u32,
+    commas: u32,
+    digits: u32,
+    text_nodes: u32,
+    link_nodes: u32,
+    ends_sentence: bool,
+}
+
+/// Counts words, sentence ends, commas and digits of one text node.
+fn scan(s: &str, o: &mut Own) {
+    let mut in_word = false;
+    let mut last = ' ';
+    for c in s.chars() {
+        if c.is_whitespace() {
+            in_word = false;
+            continue;
+        }
+        last = c;
+        match c {
+            '.' | '!' | '?' | '。' | '！' | '？' | '…' => o.stops += 1,
+            ',' | ';' | '，' | '、' | '；' => o.commas += 1,
+            '0'..='9' => o.digits += 1,
+            _ => {}
+        }
+        // A CJK character is a word of its own.
+        if c >= '\u{3040}' && super::super::text_distribution::is_cjk(c) {
+            o.words += 1;
+            in_word = false;
+        } else if !in_word {
+            o.words += 1;
+            in_word = true;
+        }
+    }
+    if last != ' ' {
+        o.ends_sentence = matches!(last, '.' | '!' | '?' | '。' | '！' | '？' | ':' | '"' | '”');
+    }
+}
+
+/// The blocks of `page` with their features. `vocab` is the compiled
+/// class/id vocabulary (built once per extractor).
+pub fn blocks(page: &Page<'_>, vocab: &Vocabulary) -> Blocks {
+    let dom = page.dom;
+    let len = dom.len();
+    let root = page.root;
+    let mut out = Blocks::default();
+    if page.elements.is_empty() {
+        return out;
+    }
+    // Pass 1, top-down over the elements: block owner, context, pre-order
+    // position.
+    let mut owner = vec![NodeId::NONE; len];
+    let mut ctx = vec![Context::default(); len];
+    let mut pos = vec![0u32; len];
+    let mut cache: FxHashMap<&str, Families> = FxHashMap::default();
+    for (i, &e) in page.elements.iter().enumerate() {
+        pos[e.index()] = i as u32;
+        let tag = dom.tag(e).unwrap_or(Tag::DIV);
+        let parent = dom.node(e).parent;
+        let mut c = if e == root || parent.is_none() {
+            Context::default()
+        } else {
+            ctx[parent.index()]
+        };
+        let is_block = e == root || matches!(flow(tag), Flow::Block | Flow::Cell);
+        owner[e.index()] = if is_block || parent.is_none() {
+            e
+        } else {
+            owner[parent.index()]
+        };
+        if let Some(b) = tag_bit(tag) {
+            c.tags |= b;
+        }
+        let mut fam: Families = 0;
+        for a in dom.attrs_of(e) {
+            if matches!(&*a.name, "class" | "id" | "role" | "itemprop") {
+                let v = &dom.attr_text[a.start as usize..a.end as usize];
+                if v.is_empty() {
+                    continue;
+                }
+                fam |= *cache.entry(v).or_insert_with(|| vocab.families(v));
+            }
+        }
+        if fam != 0 {
+            let depth = page.stats(e).depth;
+            if fam & (1 << Family::Positive as u8) != 0 {
+                c.positive_depth = Some(depth);
+            }
+            if fam & NEGATIVE != 0 {
+                c.negative_depth = Some(depth);
+            }
+            c.families |= fam;
+        }
+        ctx[e.index()] = c;
+    }
+    // Pass 2, over the text nodes: blocks in order of their first text,
+    // with their own counts.
+    let mut index_of = vec![u32::MAX; len];
+    let mut own: Vec<Own> = Vec::new();
+    out.text_block.reserve(page.texts.len());
+    for t in &page.texts {
+        let parent = dom.node(t.node).parent;
+        let b_el = if parent.is_none() {
+            root
+        } else {
+            owner[parent.index()]
+        };
+        let b_el = if b_el.is_none() { root } else { b_el };
+        let mut k = index_of[b_el.index()];
+        if k == u32::MAX {
+            k = out.nodes.len() as u32;
+            index_of[b_el.index()] = k;
+            out.nodes.push(b_el);
+            own.push(Own::default());
+        }
+        out.text_block.push(k);
+        let o = &mut own[k as usize];
+        o.chars += t.chars;
+        o.text_nodes += 1;
+        if t.in_link {
+            o.link_chars += t.chars;
+            o.link_nodes += 1;
+        }
+        if let Some(s) = dom.text_of(t.node) {
+            scan(s, o);
+        }
+    }
+    let nb = out.nodes.len();
+    // Pass 3, bottom-up over the elements: which blocks contain others.
+    let mut below = vec![false; len];
+    for &e in page.elements.iter().rev() {
+        let inside = below[e.index()] || index_of[e.index()] != u32::MAX;
+        let p = dom.node(e).parent;
+        if e != root && !p.is_none() && inside {
+            below[p.index()] = true;
+        }
+    }
+    out.leaf = out.nodes.iter().map(|n| !below[n.index()]).collect();
+    out.chars = own.iter().map(|o| o.chars).collect();
+    out.comment = out
+        .nodes
+        .iter()
+        .map(|n| ctx[n.index()].families & (1 << Family::Comment as u8) != 0)
+        .collect();
+
+    // Whole-page candidates. CETD-TPC's chosen block and its scores:
+    let cetd = CetdTpc::default().run(page);
+    let cetd_best = cetd.nodes.first().copied();
+    let cetd_max = cetd.scores.iter().copied().fold(0f32, f32::max);
+    // Readability's top candidate: each block of enough text scores
+    // 1 + commas + length bonus for its parent and half for its
+    // grandparent; a candidate's score is scaled by 1 − its link density.
+    let mut cand = vec![0f32; len];
+    for (k, &b_el) in out.nodes.iter().enumerate() {
+        let o = &own[k];
+        if o.chars < CANDIDATE_MIN_CHARS {
+            continue;
+        }
+        let s = 1.0
+            + o.commas as f32
+            + (o.chars as f32 / CANDIDATE_LENGTH_UNIT).min(CANDIDATE_LENGTH_CAP);
+        let p = dom.node(b_el).parent;
+        if p.is_none() || b_el == root {
+            continue;
+        }
+        cand[p.index()] += s;
+        let g = dom.node(p).parent;
+        if !g.is_none() && p != root {
+            cand[g.index()] += s / 2.0;
+        }
+    }
+    // The first of the best in document order.
+    let mut top: Option<(NodeId, f32)> = None;
+    for &e in &page.elements {
+        let s = cand[e.index()];
+        if s > 0.0 {
+            let st = page.stats(e);
+            let s = s * (1.0 - ratio(st.link_chars, st.chars));
+            if top.is_none_or(|(_, b)| s > b) {
+                top = Some((e, s));
+            }
+        }
+    }
+    let top = top.map(|(e, _)| e);
+    let top_parent = top.map(|t| dom.node(t).parent).filter(|p| !p.is_none());
+    let inside = |x: Option<NodeId>, e: NodeId| {
+        x.is_some_and(|x| {
+            let (px, pe) = (pos[x.index()], pos[e.index()]);
+            pe >= px && pe < px + page.stats(x).elements
+        })
+    };
+
+    // Tag-path totals.
+    let mut path_blocks = vec![0u32; page.paths.len()];
+    let mut path_chars = vec![0u32; page.paths.len()];
+    for (k, &b_el) in out.nodes.iter().enumerate() {
+        let p = page.stats(b_el).path.0 as usize;
+        if let (Some(n), Some(c)) = (path_blocks.get_mut(p), path_chars.get_mut(p)) {
+            *n += 1;
+            *c += own[k].chars;
+        }
+    }
+
+    let page_stats = page.stats(root);
+    let page_chars = page_stats.chars.max(1);
+    let top_share = top.map_or(0.0, |t| ratio(page.stats(t).chars, page_chars));
+    let mut before = 0u32;
+    out.features.reserve(nb);
+    for k in 0..nb {
+        let b_el = out.nodes[k];
+        let o = own[k];
+        let tag = dom.tag(b_el).unwrap_or(Tag::DIV);
+        let c = ctx[b_el.index()];
+        let st = page.stats(b_el);
+        let parent = dom.node(b_el).parent;
+        let (pc, pl, gc, gl) = if parent.is_none() || b_el == root {
+            (o.chars, o.link_chars, o.chars, o.link_chars)
+        } else {
+            let ps = page.stats(parent);
+            let g = dom.node(parent).parent;
+            let gs = if g.is_none() || parent == root {
+                ps
+            } else {
+                page.stats(g)
+            };
+            (ps.chars, ps.link_chars, gs.chars, gs.link_chars)
+        };
+        let words = o.words.max(1) as f32;
+        let heading = if tag.is_heading() {
+            (tag.0 - Tag::H1.0 + 1) as f32
+        } else {
+            0.0
+        };
+        let dist = |d: Option<u32>| d.map_or(NO_CONTAINER, |d| st.depth.saturating_sub(d) as f32);
+        let (wlo, whi) = (k.saturating_sub(WINDOW), (k + WINDOW + 1).min(nb));
+        let (wc, wl) = own[wlo..whi]
+            .iter()
+            .fold((0, 0), |(a, b), x| (a + x.chars, b + x.link_chars));
+        let prev = k.checked_sub(1).map(|i| own[i]).unwrap_or_default();
+        let next = own.get(k + 1).copied().unwrap_or_default();
+        let path = st.path.0 as usize;
+        let bit = |i: u16| ((c.tags >> i) & 1) as f32;
+        let fam = |f: Family| ((c.families >> f as u8) & 1) as f32;
+        let flag = |b: bool| if b { 1.0 } else { 0.0 };
+        let f: [f32; N] = [
+            ln1(o.chars as f32),
+            ratio(o.link_chars, o.chars),
+            ln1(o.words as f32),
+            (o.chars as f32 / words).min(50.0),
+            o.stops as f32 / words,
+            o.commas as f32 / words,
+            ratio(o.digits, o.chars),
+            flag(o.ends_sentence),
+            o.text_nodes as f32,
+            ratio(o.link_nodes, o.text_nodes),
+            heading,
+            flag(tag == Tag::P),
+            flag(tag == Tag::LI),
+            flag(matches!(tag, Tag::TD | Tag::TH)),
+            flag(tag == Tag::DIV),
+            flag(matches!(tag, Tag::PRE | Tag::BLOCKQUOTE)),
+            flag(matches!(tag, Tag::DT | Tag::DD)),
+            flag(matches!(tag, Tag::FIGCAPTION | Tag::CAPTION)),
+            bit(0),
+            bit(1),
+            bit(2),
+            bit(3),
+            bit(4),
+            bit(5),
+            bit(6),
+            bit(7),
+            bit(8),
+            bit(9),
+            bit(10),
+            bit(11),
+            bit(12),
+            bit(13),
+            fam(Family::Positive),
+            fam(Family::Comment),
+            fam(Family::Nav),
+            fam(Family::Sidebar),
+            fam(Family::Related),
+            fam(Family::Share),
+            fam(Family::Footer),
+            fam(Family::Header),
+            fam(Family::Ad),
+            fam(Family::Meta),
+            fam(Family::Caption),
+            fam(Family::Overlay),
+            fam(Family::Hidden),
+            dist(c.positive_depth),
+            dist(c.negative_depth),
+            st.depth as f32,
+            ln1(pc as f32),
+            ratio(pl, pc),
+            ln1(gc as f32),
+            ratio(gl, gc),
+            ln1(page_stats.chars as f32),
+            ratio(page_stats.link_chars, page_stats.chars),
+            ratio(before, page_chars),
+            ratio(o.chars, page_chars),
+            ln1(path_blocks.get(path).copied().unwrap_or(0) as f32),
+            ratio(path_chars.get(path).copied().unwrap_or(0), page_chars),
+            ln1(prev.chars as f32),
+            ratio(prev.link_chars, prev.chars),
+            ln1(next.chars as f32),
+            ratio(next.link_chars, next.chars),
+            ln1(wc as f32),
+            ratio(wl, wc),
+            flag(inside(cetd_best, b_el)),
+            if cetd_max > 0.0 {
+                cetd.scores.get(b_el.index()).copied().unwrap_or(0.0) / cetd_max
+            } else {
+                0.0
+            },
+            flag(inside(top, b_el)),
+            flag(inside(top_parent, b_el)),
+            top_share,
+        ];
+        out.features.push(f);
+        before += o.chars;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::algorithms::testutil::{find, page_of};
+    use crate::parse::parse;
+
+    fn get(b: &Blocks, k: usize, name: &str) -> f32 {
+        let i = NAMES.iter().position(|n| *n == name).expect("a feature");
+        b.features[k][i]
+    }
+
+    const PAGE: &str = "<body>\
+        <nav><a href=/>Home</a> <a href=/n>News</a></nav>\
+        <div class=article-body><h2>Title</h2>\
+        <p>One, two. Three four. Five six seven eight.</p>\
+        <p>Five <a href=x>six</a></p></div>\
+        <div id=comments><p>Nice post!</p></div></body>";
+
+    #[test]
+    fn blocks_and_their_own_text() {
+        let dom = parse(PAGE);
+        let page = page_of(&dom);
+        let b = blocks(&page, &Vocabulary::new());
+        // nav (its links are its own text), h2, p, p, the comment's p.
+        assert_eq!(b.nodes.len(), 5);
+        assert_eq!(b.nodes[0], find(&dom, Tag::NAV, 0));
+        assert_eq!(b.nodes[1], find(&dom, Tag::H2, 0));
+        assert_eq!(b.text_block, vec![0, 0, 1, 2, 3, 3, 4]);
+        // "Home" + " " collapsed away + "News": 4 + 4 characters, all links.
+        // Text nodes count trimmed: the first paragraph is 43, "Five " 4
+        // plus the link's "six" 3.
+        assert_eq!(b.chars, vec![8, 5, 43, 7, 10]);
+        assert_eq!(get(&b, 0, "link_ratio"), 1.0);
+        assert_eq!(get(&b, 0, "in_nav"), 1.0);
+        assert_eq!(get(&b, 3, "link_ratio"), 3.0 / 7.0);
+        assert_eq!(get(&b, 1, "heading_level"), 2.0);
+        assert_eq!(get(&b, 2, "tag_p"), 1.0);
+        // 8 words, 3 stops, 1 comma; ends with a stop.
+        assert_eq!(get(&b, 2, "words_ln"), 9f32.ln());
+        assert_eq!(get(&b, 2, "stops_per_word"), 3.0 / 8.0);
+        assert_eq!(get(&b, 2, "commas_per_word"), 1.0 / 8.0);
+        assert_eq!(get(&b, 2, "ends_sentence"), 1.0);
+        // Vocabulary: the article body is positive, the comments negative.
+        assert_eq!(get(&b, 2, "v_positive"), 1.0);
+        assert_eq!(get(&b, 2, "v_comment"), 0.0);
+        assert_eq!(get(&b, 4, "v_comment"), 1.0);
+        assert_eq!(b.comment, vec![false, false, false, false, true]);
+        // The comment's p is one level below its negative container.
+        assert_eq!(get(&b, 4, "negative_dist"), 1.0);
+        assert_eq!(get(&b, 2, "negative_dist"), NO_CONTAINER);
+        // Every block is a leaf here.
+        assert!(b.leaf.iter().all(|&l| l));
+        // Position: the characters before the first paragraph are the
+        // nav's 8 and the heading's 5, of 73 on the page.
+        assert_eq!(get(&b, 2, "position"), 13.0 / 73.0);
+        // Readability's top candidate is the article div (the parent of
+        // the one paragraph of 25 characters or more).
+        assert_eq!(get(&b, 2, "in_top"), 1.0);
+        assert_eq!(get(&b, 0, "in_top"), 0.0);
+    }
+
+    #[test]
+    fn a_div_with_text_and_nested_blocks_is_not_a_leaf() {
+        let dom = parse("<body><div>intro <p>para</p> outro</div></body>");
+        let page = page_of(&dom);
+        let b = blocks(&page, &Vocabulary::new());
+        assert_eq!(b.nodes, vec![find(&dom, Tag::DIV, 0), find(&dom, Tag::P, 0)]);
+        assert_eq!(b.leaf, vec![false, true]);
+        assert_eq!(b.text_block, vec![0, 1, 0]);
+    }
+
+    #[test]
+    fn empty_and_deep_pages() {
+        let dom = parse("<body></body>");
+        let b = blocks(&page_of(&dom), &Vocabulary::new());
+        assert!(b.nodes.is_empty());
+        let deep = format!("<body>{}x{}</body>", "<div>".repeat(5000), "</div>".repeat(5000));
+        let dom = parse(&deep);
+        let b = blocks(&page_of(&dom), &Vocabulary::new());
+        assert_eq!(b.nodes.len(), 1);
+    }
+}

@@ -1,0 +1,224 @@
+//! The class/id vocabulary: what an element's `class`, `id`, `role` and
+//! `itemprop` say it is.
+//!
+//! Every good extractor reads these names (Readability's "unlikely
+//! candidates" and "positive" patterns, trafilatura's and boilerpipe's
+//! lists). Here they only become features: a family bit per element, and
+//! the model learns how much each family matters and where. Words are
+//! matched as substrings (case-insensitive) so that compounds such as
+//! `commentlist`, `sidebarWidget` or `footer-links` count; the few words
+//! that are too short to match safely inside others (`ad`, `nav`, `tag`…)
+//! must be a whole token of the name.
+
+use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
+
+/// A vocabulary family: one bit of [`Families`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub enum Family {
+    /// article, content, post, entry, story, body text: the content itself.
+    Positive = 0,
+    /// comments and replies.
+    Comment,
+    /// navigation, menus, breadcrumbs, pagination.
+    Nav,
+    /// sidebars, rails and widgets.
+    Sidebar,
+    /// related, recommended, popular, "more stories".
+    Related,
+    /// share and social bars, print/email tools.
+    Share,
+    /// page footers and legal lines.
+    Footer,
+    /// page headers, mastheads, banners.
+    Header,
+    /// advertising and sponsored slots.
+    Ad,
+    /// bylines, authors, dates, tags and categories.
+    Meta,
+    /// captions, credits, galleries.
+    Caption,
+    /// cookie banners, newsletter sign-ups, log-ins, pop-ups, paywalls.
+    Overlay,
+    /// visually hidden text (screen-reader only).
+    Hidden,
+}
+
+/// Number of families.
+pub const FAMILIES: usize = 13;
+
+/// A set of families, one bit each.
+pub type Families = u16;
+
+/// Substrings and their family. Chosen from the class names that
+/// Readability.js, trafilatura and boilerpipe single out, plus the ones
+/// that cover most of the class names seen on the dev pages' noise.
+const SUBSTRINGS: &[(&str, Family)] = &[
+    ("article", Family::Positive),
+    ("content", Family::Positive),
+    ("entry", Family::Positive),
+    ("post", Family::Positive),
+    ("story", Family::Positive),
+    ("blog", Family::Positive),
+    ("articlebody", Family::Positive),
+    ("main", Family::Positive),
+    ("text", Family::Positive),
+    ("comment", Family::Comment),
+    ("disqus", Family::Comment),
+    ("respond", Family::Comment),
+    ("reply", Family::Comment),
+    ("replies", Family::Comment),
+    ("discussion", Family::Comment),
+    ("navigation", Family::Nav),
+    ("navbar", Family::Nav),
+    ("menu", Family::Nav),
+    ("breadcrumb", Family::Nav),
+    ("pagination", Family::Nav),
+    ("pager", Family::Nav),
+    ("toolbar", Family::Nav),
+    ("skip", Family::Nav),
+    ("sidebar", Family::Sidebar),
+    ("side-bar", Family::Sidebar),
+    ("widget", Family::Sidebar),
+    ("rail", Family::Sidebar),
+    ("related", Family::Related),
+    ("recommend", Family::Related),
+    ("trending", Family::Related),
+    ("popular", Family::Related),
+    ("more-stories", Family::Related),
+    ("readmore", Family::Related),
+    ("read-more", Family::Related),
+    ("outbrain", Family::Related),
+    ("taboola", Family::Related),
+    ("teaser", Family::Related),
+    ("share", Family::Share),
+    ("sharing", Family::Share),
+    ("social", Family::Share),
+    ("facebook", Family::Share),
+    ("twitter", Family::Share),
+    ("print", Family::Share),
+    ("footer", Family::Footer),
+    ("copyright", Family::Footer),
+    ("legal", Family::Footer),
+    ("header", Family::Header),
+    ("masthead", Family::Header),
+    ("banner", Family::Header),
+    ("advert", Family::Ad),
+    ("sponsor", Family::Ad),
+    ("promo", Family::Ad),
+    ("adsense", Family::Ad),
+    ("byline", Family::Meta),
+    ("author", Family::Meta),
+    ("dateline", Family::Meta),
+    ("timestamp", Family::Meta),
+    ("category", Family::Meta),
+    ("caption", Family::Caption),
+    ("credit", Family::Caption),
+    ("gallery", Family::Caption),
+    ("photo", Family::Caption),
+    ("cookie", Family::Overlay),
+    ("consent", Family::Overlay),
+    ("gdpr", Family::Overlay),
+    ("newsletter", Family::Overlay),
+    ("subscribe", Family::Overlay),
+    ("signup", Family::Overlay),
+    ("login", Family::Overlay),
+    ("modal", Family::Overlay),
+    ("popup", Family::Overlay),
+    ("paywall", Family::Overlay),
+    ("sr-only", Family::Hidden),
+    ("screen-reader", Family::Hidden),
+    ("visually-hidden", Family::Hidden),
+    ("visuallyhidden", Family::Hidden),
+    ("offscreen", Family::Hidden),
+];
+
+/// Words too short to match inside other words: they count only as a
+/// whole token of the name (split at anything not a letter or digit).
+const TOKENS: &[(&str, Family)] = &[
+    ("nav", Family::Nav),
+    ("ad", Family::Ad),
+    ("ads", Family::Ad),
+    ("tag", Family::Meta),
+    ("tags", Family::Meta),
+    ("meta", Family::Meta),
+    ("date", Family::Meta),
+    ("info", Family::Meta),
+    ("body", Family::Positive),
+    ("top", Family::Header),
+    ("bottom", Family::Footer),
+    ("aside", Family::Sidebar),
+    ("hidden", Family::Hidden),
+    ("hide", Family::Hidden),
+];
+
+/// The compiled vocabulary.
+pub struct Vocabulary {
+    /// `None` only if the automaton could not be built, which the fixed
+    /// word list rules out; then only whole tokens match.
+    matcher: Option<AhoCorasick>,
+}
+
+impl Vocabulary {
+    /// Compiles the word lists.
+    pub fn new() -> Vocabulary {
+        let matcher = AhoCorasickBuilder::new()
+            .ascii_case_insensitive(true)
+            .match_kind(MatchKind::Standard)
+            .build(SUBSTRINGS.iter().map(|(w, _)| *w))
+            .ok();
+        Vocabulary { matcher }
+    }
+
+    /// The families named in `s` (an element's class, id, role and
+    /// itemprop values joined by spaces).
+    pub fn families(&self, s: &str) -> Families {
+        let mut f: Families = 0;
+        if let Some(m) = &self.matcher {
+            for hit in m.find_overlapping_iter(s) {
+                f |= 1 << SUBSTRINGS[hit.pattern().as_usize()].1 as u8;
+            }
+        }
+        for tok in s.split(|c: char| !c.is_ascii_alphanumeric()) {
+            if tok.len() > 6 || tok.is_empty() {
+                continue;
+            }
+            for (w, fam) in TOKENS {
+                if tok.eq_ignore_ascii_case(w) {
+                    f |= 1 << *fam as u8;
+                }
+            }
+        }
+        f
+    }
+}
+
+impl Default for Vocabulary {
+    fn default() -> Self {
+        Vocabulary::new()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn has(f: Families, fam: Family) -> bool {
+        f & (1 << fam as u8) != 0
+    }
+
+    #[test]
+    fn substrings_and_whole_tokens() {
+        let v = Vocabulary::new();
+        let f = v.families("commentList sidebarWidget");
+        assert!(has(f, Family::Comment) && has(f, Family::Sidebar));
+        // "ad" only as a whole token: "header" and "read" are not ads.
+        assert!(!has(v.families("header read shadow"), Family::Ad));
+        assert!(has(v.families("header"), Family::Header));
+        assert!(has(v.families("top-ad slot"), Family::Ad));
+        assert!(has(v.families("main-nav"), Family::Nav));
+        assert!(!has(v.families("canvas"), Family::Nav));
+        assert_eq!(v.families(""), 0);
+        assert!(has(v.families("ARTICLE-BODY"), Family::Positive));
+    }
+}
