@@ -443,3 +443,28 @@ fn two_learner_processes_share_one_library() {
         );
     }
 }
+
+#[test]
+fn eval_leaf_adds_a_table_and_keeps_the_default_one() {
+    let tmp = tempfile::tempdir().unwrap();
+    let data = fixture_dataset(tmp.path());
+    let plain = run(unchaff().arg("eval").arg(&data).args(["-j", "1"]));
+    assert!(plain.status.success(), "{}", stderr(&plain));
+    assert!(!stdout(&plain).contains("leaf"), "{}", stdout(&plain));
+    let o = run(unchaff().arg("eval").arg(&data).args(["-j", "1", "--leaf"]));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    // The default table comes first, unchanged; then the leaf table.
+    assert!(out.starts_with(&stdout(&plain)), "{out}");
+    let leaf: Vec<&str> = out[stdout(&plain).len()..].lines().collect();
+    assert_eq!(leaf[0], "");
+    assert!(
+        leaf[1].contains("leaf P") && leaf[1].contains("leaf F1"),
+        "{out}"
+    );
+    // Each page's two paragraph leaves are content and extracted; the
+    // menu and footer leaves are noise.
+    let row: Vec<&str> = leaf[2].split_whitespace().collect();
+    assert_eq!(row[..2], ["tiny", "3"], "{out}");
+    assert_eq!(row[3], "1.000", "leaf recall: {out}");
+}
