@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use rayon::prelude::*;
+use unchaff::algorithms::template_svm::LeafCounts;
 use unchaff::{Extractor, Format, Options, StageTimes};
 use unchaff_eval::dataset::{Dataset, Filter, list_folders};
 use unchaff_eval::report::{self, FolderScores};
@@ -175,6 +176,9 @@ struct EvalArgs {
     /// Only the pages of cross-validation fold K of N (K/N; folds by a stable hash of the page id), e.g. to score a model trained with `train auto --exclude-fold K/N`.
     #[arg(long, value_name = "K/N", value_parser = parse_fold)]
     fold: Option<(u32, u32)>,
+    /// Also print paper 5's leaf-level precision/recall/F1 (text nodes labelled from the gold; mean over pages).
+    #[arg(long)]
+    leaf: bool,
 }
 
 #[derive(Args)]
@@ -389,6 +393,7 @@ fn cmd_eval(a: EvalArgs) -> CliResult {
         })
         .collect::<Result<_, _>>()?;
     let mut rows: Vec<FolderScores> = Vec::new();
+    let mut leaf_rows: Vec<LeafRow> = Vec::new();
     let mut errors_total = 0usize;
     for dir in dataset_dirs(&a.data)? {
         let mut ds = Dataset::open(&dir)?;
@@ -400,7 +405,8 @@ fn cmd_eval(a: EvalArgs) -> CliResult {
         if ds.pages.is_empty() {
             continue;
         }
-        let outputs: Vec<(String, Result<String, String>)> = with_threads(a.threads, || {
+        type PageResult = Result<(String, Option<LeafCounts>), String>;
+        let outputs: Vec<(String, PageResult)> = with_threads(a.threads, || {
             ds.pages
                 .par_iter()
                 .map(|p| {
@@ -414,20 +420,31 @@ fn cmd_eval(a: EvalArgs) -> CliResult {
                                 Some(_) => p.url.clone().or_else(|| p.field("site")),
                                 None => None,
                             };
-                            extractor
-                                .extract_url(&b, site.as_deref())
-                                .map(|x| x.text)
-                                .map_err(|e| e.to_string())
+                            let gold = match a.leaf {
+                                true => ds.read_gold(p).map_err(|e| e.to_string())?,
+                                false => None,
+                            };
+                            match gold {
+                                Some(g) => extractor
+                                    .extract_leaves(&b, site.as_deref(), &g)
+                                    .map(|(x, c)| (x.text, Some(c))),
+                                None => extractor
+                                    .extract_url(&b, site.as_deref())
+                                    .map(|x| (x.text, None)),
+                            }
+                            .map_err(|e| e.to_string())
                         });
                     (p.id.clone(), r)
                 })
                 .collect()
         })?;
         let mut preds = HashMap::with_capacity(outputs.len());
+        let mut leaf_pages = Vec::new();
         for (id, r) in outputs {
             match r {
-                Ok(t) => {
+                Ok((t, leaves)) => {
                     preds.insert(id, t);
+                    leaf_pages.extend(leaves.map(|c| c.prf()));
                 }
                 Err(e) => {
                     errors_total += 1;
@@ -440,6 +457,9 @@ fn cmd_eval(a: EvalArgs) -> CliResult {
             let dir = save.join(&ds.name);
             unchaff_eval::outputs::write_text_dir(&dir, &preds)?;
         }
+        if a.leaf {
+            leaf_rows.push((ds.name.clone(), leaf_pages));
+        }
         rows.push(with_threads(a.threads, || {
             report::score_folder(&ds, &preds)
         })??);
@@ -449,10 +469,61 @@ fn cmd_eval(a: EvalArgs) -> CliResult {
     }
     println!("algorithm: {}", extractor.algorithm_name());
     print_table(&rows, a.markdown);
+    if a.leaf {
+        print_leaf_table(&leaf_rows, a.markdown);
+    }
     if errors_total > 0 {
         eprintln!("{errors_total} pages failed to extract (scored as empty output)");
     }
     Ok(())
+}
+
+/// A folder's name and its pages' leaf (precision, recall, F1).
+type LeafRow = (String, Vec<(f64, f64, f64)>);
+
+/// Prints paper 5's leaf-level figures: per folder the mean over its
+/// pages with gold of each page's leaf precision, recall and F1, then the
+/// mean over folders. A page that failed to extract has no figure.
+fn print_leaf_table(rows: &[LeafRow], markdown: bool) {
+    let mean = |v: &mut dyn Iterator<Item = f64>| {
+        let (s, n) = v.fold((0.0, 0usize), |(s, n), x| (s + x, n + 1));
+        if n == 0 { 0.0 } else { s / n as f64 }
+    };
+    let mut lines: Vec<(String, usize, [f64; 3])> = rows
+        .iter()
+        .map(|(name, pages)| {
+            let m = [
+                mean(&mut pages.iter().map(|p| p.0)),
+                mean(&mut pages.iter().map(|p| p.1)),
+                mean(&mut pages.iter().map(|p| p.2)),
+            ];
+            (name.clone(), pages.len(), m)
+        })
+        .collect();
+    let total = lines.iter().map(|l| l.1).sum();
+    let overall = [0, 1, 2].map(|k| mean(&mut lines.iter().map(|l| l.2[k])));
+    lines.push(("mean".to_owned(), total, overall));
+    println!();
+    if markdown {
+        println!("| folder | pages | leaf P | leaf R | leaf F1 |");
+        println!("|---|---:|---:|---:|---:|");
+        for (name, n, [p, r, f]) in &lines {
+            let name = match name.as_str() {
+                "mean" => "**mean**".to_owned(),
+                _ => name.clone(),
+            };
+            println!("| {name} | {n} | {p:.3} | {r:.3} | {f:.3} |");
+        }
+    } else {
+        let w = lines.iter().map(|l| l.0.len()).max().unwrap_or(6).max(6);
+        println!(
+            "{:w$}  {:>5}  {:>6}  {:>6}  {:>7}",
+            "folder", "pages", "leaf P", "leaf R", "leaf F1"
+        );
+        for (name, n, [p, r, f]) in &lines {
+            println!("{name:w$}  {n:>5}  {p:>6.3}  {r:>6.3}  {f:>7.3}");
+        }
+    }
 }
 
 fn print_table(rows: &[FolderScores], markdown: bool) {

@@ -368,3 +368,103 @@ fn templates_learn_show_and_extract() {
         "{text}"
     );
 }
+
+/// Pages per learner in `two_learner_processes_share_one_library`: 100
+/// pages are 10 batches, i.e. 10 write transactions per process, so the
+/// two processes' transactions interleave.
+const CONCURRENT_PAGES: usize = 100;
+
+#[test]
+fn two_learner_processes_share_one_library() {
+    // Two processes learn two sites into one file at the same time; each
+    // site's pages share a nav bar and a copyright line of their own.
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("t.sqlite");
+    let mut children = Vec::new();
+    for site in ["alpha", "beta"] {
+        let pages = dir.path().join(site);
+        std::fs::create_dir(&pages).unwrap();
+        let mut files = Vec::new();
+        for i in 0..CONCURRENT_PAGES {
+            let f = pages.join(format!("p{i}.html"));
+            std::fs::write(
+                &f,
+                format!(
+                    "<body><nav><a href=/>Home {site}</a> <a href=/n>News {site}</a></nav>\
+                     <article><h1>Story {i}</h1><p>Body {i}</p></article>\
+                     <footer><p>Copyright {site} Media Group 2024</p></footer></body>"
+                ),
+            )
+            .unwrap();
+            files.push(f);
+        }
+        let child = unchaff()
+            .args(["templates", "learn", "--db"])
+            .arg(&db)
+            .args(["--site", &format!("{site}.example")])
+            .args(&files)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn unchaff");
+        children.push((site, child));
+    }
+    for (site, child) in children {
+        let o = child.wait_with_output().expect("wait for unchaff");
+        assert!(o.status.success(), "{site}: {}", stderr(&o));
+        assert!(
+            stdout(&o).contains(&format!(
+                "{site}.example: {CONCURRENT_PAGES} pages, 10 batches"
+            )),
+            "{site}: {}",
+            stdout(&o)
+        );
+    }
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let check: String = conn
+        .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(check, "ok");
+    drop(conn);
+    let o = run(unchaff().args(["templates", "show", "--db"]).arg(&db));
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o),
+        "site\tentries\tpending pages\nalpha.example\t3\t0\nbeta.example\t3\t0\n"
+    );
+    for site in ["alpha", "beta"] {
+        let o = run(unchaff()
+            .args(["templates", "show", "--db"])
+            .arg(&db)
+            .args(["--site", &format!("{site}.example")]));
+        assert_eq!(
+            stdout(&o),
+            format!("a\tHome {site}\na\tNews {site}\np\tCopyright {site} Media Group 2024\n")
+        );
+    }
+}
+
+#[test]
+fn eval_leaf_adds_a_table_and_keeps_the_default_one() {
+    let tmp = tempfile::tempdir().unwrap();
+    let data = fixture_dataset(tmp.path());
+    let plain = run(unchaff().arg("eval").arg(&data).args(["-j", "1"]));
+    assert!(plain.status.success(), "{}", stderr(&plain));
+    assert!(!stdout(&plain).contains("leaf"), "{}", stdout(&plain));
+    let o = run(unchaff().arg("eval").arg(&data).args(["-j", "1", "--leaf"]));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    // The default table comes first, unchanged; then the leaf table.
+    assert!(out.starts_with(&stdout(&plain)), "{out}");
+    let leaf: Vec<&str> = out[stdout(&plain).len()..].lines().collect();
+    assert_eq!(leaf[0], "");
+    assert!(
+        leaf[1].contains("leaf P") && leaf[1].contains("leaf F1"),
+        "{out}"
+    );
+    // Each page's two paragraph leaves are content and extracted; the
+    // menu and footer leaves are noise.
+    let row: Vec<&str> = leaf[2].split_whitespace().collect();
+    assert_eq!(row[..2], ["tiny", "3"], "{out}");
+    assert_eq!(row[3], "1.000", "leaf recall: {out}");
+}

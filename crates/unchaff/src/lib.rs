@@ -318,6 +318,35 @@ impl Extractor {
         charset: Option<&str>,
         times: &mut StageTimes,
     ) -> Result<Extraction, Error> {
+        self.extract_inner(bytes, url, charset, times, None)
+            .map(|(x, _)| x)
+    }
+
+    /// Extracts one page as [`Extractor::extract_url`] does and also
+    /// scores it leaf by leaf against `gold` (paper 5's evaluation,
+    /// [`algorithms::template_svm::leaf_counts`]). Leaves that the site
+    /// template deletes count as not extracted.
+    pub fn extract_leaves(
+        &self,
+        bytes: &[u8],
+        url: Option<&str>,
+        gold: &str,
+    ) -> Result<(Extraction, algorithms::template_svm::LeafCounts), Error> {
+        let charset = self.options.charset.as_deref();
+        let (x, counts) =
+            self.extract_inner(bytes, url, charset, &mut StageTimes::default(), Some(gold))?;
+        Ok((x, counts.unwrap_or_default()))
+    }
+
+    fn extract_inner(
+        &self,
+        bytes: &[u8],
+        url: Option<&str>,
+        charset: Option<&str>,
+        times: &mut StageTimes,
+        gold: Option<&str>,
+    ) -> Result<(Extraction, Option<algorithms::template_svm::LeafCounts>), Error> {
+        use algorithms::template_svm as ts;
         let t0 = Instant::now();
         let max = self.options.max_input_bytes;
         if bytes.len() > max {
@@ -350,18 +379,44 @@ impl Extractor {
             _ => markdown::base_url(&dom, url),
         };
         clean::clean(&mut dom, root);
+        let mut removed = ts::LeafCounts::default();
         if let Some(site) = self
             .templates
             .as_ref()
             .zip(url)
             .and_then(|(t, u)| t.get(&templates::site_key(u)))
         {
-            site.remove_from(&mut dom, root);
+            let hits = site.matches(&dom, root);
+            if let Some(gold) = gold {
+                // Deleted leaves are leaves not extracted.
+                let grams = ts::GoldGrams::new(gold);
+                let mut toks = Vec::new();
+                for &h in &hits {
+                    for c in dom.children(h) {
+                        toks.clear();
+                        ts::tokens(dom.text_of(c).unwrap_or(""), &mut toks);
+                        if let Some(l) = grams.label(&toks) {
+                            removed.add(l, false);
+                        }
+                    }
+                }
+            }
+            for h in hits {
+                dom.detach(h);
+            }
         }
         let mut page = annotate::annotate(&dom, &decoded.text, root);
         page.url = url;
         let t3 = Instant::now();
         let selection = self.algorithm.run(&page);
+        let leaves = gold.map(|g| {
+            let mut c = ts::leaf_counts(&page, &selection, g);
+            c.tp += removed.tp;
+            c.fp += removed.fp;
+            c.fn_ += removed.fn_;
+            c.tn += removed.tn;
+            c
+        });
         let t4 = Instant::now();
         let text = render::text(&dom, root, &selection);
         let title = render::title(&dom);
@@ -384,7 +439,7 @@ impl Extractor {
         times.annotate += t3 - t2;
         times.algorithm += t4 - t3;
         times.render += t5 - t4;
-        Ok(Extraction {
+        let extraction = Extraction {
             url: url.map(str::to_owned),
             title,
             text,
@@ -396,7 +451,8 @@ impl Extractor {
             charset_source: decoded.source,
             selected: selection.nodes,
             format: self.options.format,
-        })
+        };
+        Ok((extraction, leaves))
     }
 }
 

@@ -144,17 +144,22 @@ impl EntrySet {
             .push(k);
     }
 
-    /// Deletes from `dom` every leaf tag under `root` similar to an entry;
-    /// returns how many.
-    pub fn remove_from(&self, dom: &mut Dom, root: NodeId) -> usize {
+    /// The leaf tags under `root` similar to an entry, in document order.
+    pub fn matches(&self, dom: &Dom, root: NodeId) -> Vec<NodeId> {
         if self.entries.is_empty() {
-            return 0;
+            return Vec::new();
         }
-        let hits: Vec<NodeId> = leaves(dom, root)
+        leaves(dom, root)
             .into_iter()
             .filter(|(_, tag, text)| self.find(tag, text).is_some())
             .map(|(id, _, _)| id)
-            .collect();
+            .collect()
+    }
+
+    /// Deletes from `dom` every leaf tag under `root` similar to an entry;
+    /// returns how many.
+    pub fn remove_from(&self, dom: &mut Dom, root: NodeId) -> usize {
+        let hits = self.matches(dom, root);
         for &id in &hits {
             dom.detach(id);
         }

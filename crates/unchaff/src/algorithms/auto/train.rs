@@ -10,7 +10,7 @@
 use super::features::{self, N};
 use super::vocab::Vocabulary;
 use crate::Error;
-use crate::algorithms::template_svm::{label_token_lists, tokens};
+use crate::algorithms::template_svm::{GoldGrams, tokens};
 use crate::annotate::Page;
 
 /// The labelled blocks of one page.
@@ -33,7 +33,8 @@ pub fn page_samples(page: &Page<'_>, vocab: &Vocabulary, gold: &str) -> PageSamp
             tokens(s, &mut own[k as usize]);
         }
     }
-    let labels = label_token_lists(&own, gold);
+    let grams = GoldGrams::new(gold);
+    let labels: Vec<Option<bool>> = own.iter().map(|t| grams.label(t)).collect();
     let total: usize = own.iter().map(Vec::len).sum();
     let mut out = PageSamples::default();
     for ((f, l), toks) in b.features.iter().zip(labels).zip(&own) {
