@@ -526,7 +526,7 @@ mod tests {
             assert!(v.get(k).is_some(), "missing {k}");
         }
         assert_eq!(v["title"], "T");
-        assert_eq!(v["algorithm"], "cetd-tpc");
+        assert_eq!(v["algorithm"], "auto");
         assert_eq!(v["charset"], "UTF-8");
     }
 

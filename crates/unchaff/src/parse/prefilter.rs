@@ -167,7 +167,9 @@ pub fn prefilter(html: &str) -> std::borrow::Cow<'_, str> {
         let lt = i + off;
         let rest = &b[lt + 1..];
         if rest.starts_with(b"!--") {
+            // Comments never reach the tree (see crate::parse): cut them.
             i = comment_end(b, lt + 4);
+            cuts.push((lt, i));
             continue;
         }
         if rest.starts_with(b"![CDATA[") {
@@ -208,6 +210,25 @@ pub fn prefilter(html: &str) -> std::borrow::Cow<'_, str> {
         let self_closing = open_end >= 2 && b[open_end - 2] == b'/';
         if depth.open(name, self_closing) {
             cuts.push((lt, open_end));
+            continue;
+        }
+        if name.eq_ignore_ascii_case(b"svg") && !self_closing {
+            // The cleaner keeps an <svg> as an empty box (crate::clean):
+            // its drawing instructions, often 4% of a page, are cut here
+            // unless another <svg> nests inside (then the first </svg>
+            // would not be this one's).
+            if let Some(close) = find_end_tag(b, open_end, name) {
+                let body = &b[open_end..close];
+                let nested = body
+                    .windows(4)
+                    .any(|w| w.eq_ignore_ascii_case(b"<svg"));
+                if !nested {
+                    if !body.is_empty() {
+                        cuts.push((open_end, close));
+                    }
+                    i = close;
+                }
+            }
             continue;
         }
         let emptied = EMPTIED.iter().any(|n| name.eq_ignore_ascii_case(n));
@@ -342,13 +363,18 @@ mod tests {
 
     #[test]
     fn comments_rcdata_and_escapes_are_respected() {
+        // Comments are cut, and what looks like a tag inside them is not
+        // read as one.
+        assert_eq!(
+            s("<!-- <script> --><p>kept</p><!-- </script> -->"),
+            "<p>kept</p>"
+        );
+        assert_eq!(s("<!--><script-->"), "<script-->");
         let keep = [
-            "<!-- <script> --><p>kept</p><!-- </script> -->",
             "<title><script>x</script></title>",
             "<textarea><style>x</style></textarea>",
             "<script><!-- document.write('<script>x</script>') --></script><p>t</p>",
             "<plaintext><script>x</script>",
-            "<!--><script-->",
         ];
         for html in keep {
             assert_eq!(s(html), html, "changed: {html}");
@@ -357,6 +383,22 @@ mod tests {
             prefilter("<p>plain</p>"),
             std::borrow::Cow::Borrowed(_)
         ));
+    }
+
+    #[test]
+    fn comments_and_svg_drawings_are_cut() {
+        assert_eq!(s("a<!-- x <p> -->b<!-->c"), "abc");
+        assert_eq!(
+            s("<p>x<svg viewBox=\"0 0 1 1\"><path d=\"M0 0\"/></svg>y</p>"),
+            "<p>x<svg viewBox=\"0 0 1 1\"></svg>y</p>"
+        );
+        // An <svg> with another inside is kept (its first </svg> is the
+        // inner one's); the inner one is cut as usual.
+        assert_eq!(
+            s("<svg><svg><text>t</text></svg><path/></svg>"),
+            "<svg><svg></svg><path/></svg>"
+        );
+        assert_eq!(s("<svg/><p>a</p>"), "<svg/><p>a</p>");
     }
 
     #[test]
@@ -381,8 +423,9 @@ mod tests {
         // Optional-end-tag and void elements never count.
         let flat = format!("{}x", "<p><li><br><img>".repeat(3000));
         assert_eq!(prefilter(&flat), flat);
-        // Self-closing only counts as closed inside svg.
-        let svg = format!("<svg>{}</svg>", "<path/>".repeat(3000));
+        // Self-closing only counts as closed inside svg (an svg whose
+        // drawing is not cut: it holds another svg).
+        let svg = format!("<svg>{}<svg></svg></svg>", "<path/>".repeat(3000));
         assert_eq!(prefilter(&svg), svg);
     }
 

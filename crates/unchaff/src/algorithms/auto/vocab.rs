@@ -165,7 +165,7 @@ impl Vocabulary {
         let matcher = AhoCorasickBuilder::new()
             .ascii_case_insensitive(true)
             .match_kind(MatchKind::Standard)
-            .build(SUBSTRINGS.iter().map(|(w, _)| *w))
+            .build(SUBSTRINGS.iter().chain(TOKENS).map(|(w, _)| *w))
             .ok();
         Vocabulary { matcher }
     }
@@ -173,21 +173,26 @@ impl Vocabulary {
     /// The families named in `s` (an element's class, id, role and
     /// itemprop values joined by spaces).
     pub fn families(&self, s: &str) -> Families {
+        let Some(m) = &self.matcher else {
+            return 0;
+        };
+        let bytes = s.as_bytes();
+        let word = |i: usize| bytes.get(i).is_some_and(u8::is_ascii_alphanumeric);
         let mut f: Families = 0;
-        if let Some(m) = &self.matcher {
-            for hit in m.find_overlapping_iter(s) {
-                f |= 1 << SUBSTRINGS[hit.pattern().as_usize()].1 as u8;
-            }
-        }
-        for tok in s.split(|c: char| !c.is_ascii_alphanumeric()) {
-            if tok.len() > 6 || tok.is_empty() {
-                continue;
-            }
-            for (w, fam) in TOKENS {
-                if tok.eq_ignore_ascii_case(w) {
-                    f |= 1 << *fam as u8;
+        for hit in m.find_overlapping_iter(s) {
+            let k = hit.pattern().as_usize();
+            let fam = match SUBSTRINGS.get(k) {
+                Some(&(_, fam)) => fam,
+                // A short word: only as a whole token.
+                None => {
+                    let whole = (hit.start() == 0 || !word(hit.start() - 1)) && !word(hit.end());
+                    match TOKENS.get(k - SUBSTRINGS.len()) {
+                        Some(&(_, fam)) if whole => fam,
+                        _ => continue,
+                    }
                 }
-            }
+            };
+            f |= 1 << fam as u8;
         }
         f
     }
