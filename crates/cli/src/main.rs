@@ -169,7 +169,17 @@ struct EvalArgs {
     /// A site template library applied before the algorithm (site: each page's manifest url host, else its site field).
     #[arg(long, value_name = "FILE")]
     templates: Option<PathBuf>,
+    /// Compare with a run saved by --save SAVED_DIR: per folder, the pages whose shingle F1 changed, worst first.
+    #[arg(long, value_name = "SAVED_DIR")]
+    compare: Option<PathBuf>,
+    /// --compare: a page's shingle F1 must move by more than this to be listed.
+    #[arg(long, value_name = "F1", default_value_t = DEFAULT_MIN_DELTA, requires = "compare")]
+    min_delta: f64,
 }
+
+/// Default of `eval --min-delta`: one point of shingle F1. Smaller moves are
+/// mostly a few shingles at a block boundary, not a page gained or lost.
+const DEFAULT_MIN_DELTA: f64 = 0.01;
 
 #[derive(Args)]
 struct ScoreArgs {
@@ -350,7 +360,11 @@ fn cmd_eval(a: EvalArgs) -> CliResult {
                 .map_err(|e| format!("--filter {f:?}: {e}"))
         })
         .collect::<Result<_, _>>()?;
+    if !(a.min_delta.is_finite() && a.min_delta >= 0.0) {
+        return Err(format!("--min-delta {}: expected a number >= 0", a.min_delta).into());
+    }
     let mut rows: Vec<FolderScores> = Vec::new();
+    let mut comparisons: Vec<report::Comparison> = Vec::new();
     let mut errors_total = 0usize;
     for dir in dataset_dirs(&a.data)? {
         let mut ds = Dataset::open(&dir)?;
@@ -394,19 +408,50 @@ fn cmd_eval(a: EvalArgs) -> CliResult {
                 }
             }
         }
+        // Read the baseline before --save can overwrite it (same DIR).
+        let baseline = match &a.compare {
+            Some(base) => {
+                let dir = base.join(&ds.name);
+                if dir.is_dir() {
+                    Some(unchaff_eval::outputs::load_text_dir(&dir)?)
+                } else {
+                    eprintln!("{}: no saved outputs, not compared", dir.display());
+                    None
+                }
+            }
+            None => None,
+        };
         if let Some(save) = &a.save {
             let dir = save.join(&ds.name);
             unchaff_eval::outputs::write_text_dir(&dir, &preds)?;
         }
-        rows.push(with_threads(a.threads, || {
-            report::score_folder(&ds, &preds)
-        })??);
+        let row = with_threads(a.threads, || report::score_folder(&ds, &preds))??;
+        if let Some(old) = baseline {
+            // Only the pages the baseline saved: a page it lacks is not a 0.
+            let mut base_ds = ds.clone();
+            base_ds.pages.retain(|p| old.contains_key(&p.id));
+            let base = with_threads(a.threads, || report::score_folder(&base_ds, &old))??;
+            comparisons.push(report::compare_folder(
+                &ds.name,
+                &base.page_scores,
+                &row.page_scores,
+                report::Metric::Shingle,
+                a.min_delta,
+            ));
+        }
+        rows.push(row);
     }
     if rows.is_empty() {
         return Err("no pages to evaluate (check the folders and --filter)".into());
     }
     println!("algorithm: {}", extractor.algorithm_name());
     print_table(&rows, a.markdown);
+    if let Some(base) = &a.compare {
+        println!("\ncompared with {}:", base.display());
+        for c in &comparisons {
+            print!("{}", report::format_comparison(c));
+        }
+    }
     if errors_total > 0 {
         eprintln!("{errors_total} pages failed to extract (scored as empty output)");
     }
