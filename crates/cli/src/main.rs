@@ -166,7 +166,7 @@ struct EvalArgs {
     /// Worker threads (default: all cores). Results do not depend on it.
     #[arg(long, short = 'j')]
     threads: Option<usize>,
-    /// A site template library applied before the algorithm (site: each page's manifest url host, else its site field).
+    /// A site template library applied before the algorithm (site: each page's manifest url host, else its site field, as every algorithm sees it).
     #[arg(long, value_name = "FILE")]
     templates: Option<PathBuf>,
     /// Compare with a run saved by --save SAVED_DIR: per folder, the pages whose shingle F1 changed, worst first.
@@ -380,12 +380,10 @@ fn cmd_eval(a: EvalArgs) -> CliResult {
                         .read_page_bytes(p)
                         .map_err(|e| e.to_string())
                         .and_then(|b| {
-                            // The page's site only when templates need it:
-                            // other algorithms keep eval's URL-less runs.
-                            let site = match &a.templates {
-                                Some(_) => p.url.clone().or_else(|| p.field("site")),
-                                None => None,
-                            };
+                            // The page's URL, else its site id (as `train`
+                            // and `templates learn` key sites): site-aware
+                            // algorithms and template libraries need it.
+                            let site = p.url.clone().or_else(|| p.field("site"));
                             extractor
                                 .extract_url(&b, site.as_deref())
                                 .map(|x| x.text)

@@ -514,6 +514,33 @@ fn templates_learn_show_and_extract() {
         stdout(&o),
         "a\tHome\na\tNews\np\tCopyright Example Media Group 2024\n"
     );
+    // eval passes each page's manifest url: template-svm's own
+    // `templates=FILE` parameter (no --templates) finds the page's site.
+    let data = dir.path().join("site");
+    std::fs::create_dir_all(data.join("pages")).unwrap();
+    std::fs::create_dir_all(data.join("gold")).unwrap();
+    std::fs::write(data.join("pages/p11.html.gz"), page(11)).unwrap();
+    std::fs::write(data.join("gold/p11.txt"), "Story 11\nText 11\n").unwrap();
+    std::fs::write(
+        data.join("manifest.jsonl"),
+        "{\"id\": \"p11\", \"url\": \"https://example.org/11\"}\n",
+    )
+    .unwrap();
+    let saved = dir.path().join("out");
+    let o = run(unchaff()
+        .arg("eval")
+        .arg(&data)
+        .args(["-a", "template-svm", "-p"])
+        .arg(format!("templates={}", db.display()))
+        .arg("--save")
+        .arg(&saved));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(saved.join("site/p11.txt")).unwrap();
+    assert!(text.contains("Text 11"), "{text}");
+    assert!(
+        !text.contains("Copyright") && !text.contains("Home"),
+        "eval did not give the page its URL: {text}"
+    );
     let p11 = dir.path().join("p11.html");
     std::fs::write(&p11, page(11)).unwrap();
     let o = run(unchaff()
