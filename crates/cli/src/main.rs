@@ -170,7 +170,7 @@ struct EvalArgs {
     /// Worker threads (default: all cores). Results do not depend on it.
     #[arg(long, short = 'j')]
     threads: Option<usize>,
-    /// A site template library applied before the algorithm (site: each page's manifest url host, else its site field).
+    /// A site template library applied before the algorithm (site: each page's manifest url host, else its site field, as every algorithm sees it).
     #[arg(long, value_name = "FILE")]
     templates: Option<PathBuf>,
     /// Only the pages of cross-validation fold K of N (K/N; folds by a stable hash of the page id), e.g. to score a model trained with `train auto --exclude-fold K/N`.
@@ -179,7 +179,17 @@ struct EvalArgs {
     /// Also print paper 5's leaf-level precision/recall/F1 (text nodes labelled from the gold; mean over pages).
     #[arg(long)]
     leaf: bool,
+    /// Compare with a run saved by --save SAVED_DIR: per folder, the pages whose shingle F1 changed, worst first.
+    #[arg(long, value_name = "SAVED_DIR")]
+    compare: Option<PathBuf>,
+    /// --compare: a page's shingle F1 must move by more than this to be listed.
+    #[arg(long, value_name = "F1", default_value_t = DEFAULT_MIN_DELTA, requires = "compare")]
+    min_delta: f64,
 }
+
+/// Default of `eval --min-delta`: one point of shingle F1. Smaller moves are
+/// mostly a few shingles at a block boundary, not a page gained or lost.
+const DEFAULT_MIN_DELTA: f64 = 0.01;
 
 #[derive(Args)]
 struct ScoreArgs {
@@ -392,8 +402,12 @@ fn cmd_eval(a: EvalArgs) -> CliResult {
                 .map_err(|e| format!("--filter {f:?}: {e}"))
         })
         .collect::<Result<_, _>>()?;
+    if !(a.min_delta.is_finite() && a.min_delta >= 0.0) {
+        return Err(format!("--min-delta {}: expected a number >= 0", a.min_delta).into());
+    }
     let mut rows: Vec<FolderScores> = Vec::new();
     let mut leaf_rows: Vec<LeafRow> = Vec::new();
+    let mut comparisons: Vec<report::Comparison> = Vec::new();
     let mut errors_total = 0usize;
     for dir in dataset_dirs(&a.data)? {
         let mut ds = Dataset::open(&dir)?;
@@ -414,12 +428,10 @@ fn cmd_eval(a: EvalArgs) -> CliResult {
                         .read_page_bytes(p)
                         .map_err(|e| e.to_string())
                         .and_then(|b| {
-                            // The page's site only when templates need it:
-                            // other algorithms keep eval's URL-less runs.
-                            let site = match &a.templates {
-                                Some(_) => p.url.clone().or_else(|| p.field("site")),
-                                None => None,
-                            };
+                            // The page's URL, else its site id (as `train`
+                            // and `templates learn` key sites): site-aware
+                            // algorithms and template libraries need it.
+                            let site = p.url.clone().or_else(|| p.field("site"));
                             let gold = match a.leaf {
                                 true => ds.read_gold(p).map_err(|e| e.to_string())?,
                                 false => None,
@@ -453,6 +465,19 @@ fn cmd_eval(a: EvalArgs) -> CliResult {
                 }
             }
         }
+        // Read the baseline before --save can overwrite it (same DIR).
+        let baseline = match &a.compare {
+            Some(base) => {
+                let dir = base.join(&ds.name);
+                if dir.is_dir() {
+                    Some(unchaff_eval::outputs::load_text_dir(&dir)?)
+                } else {
+                    eprintln!("{}: no saved outputs, not compared", dir.display());
+                    None
+                }
+            }
+            None => None,
+        };
         if let Some(save) = &a.save {
             let dir = save.join(&ds.name);
             unchaff_eval::outputs::write_text_dir(&dir, &preds)?;
@@ -460,9 +485,21 @@ fn cmd_eval(a: EvalArgs) -> CliResult {
         if a.leaf {
             leaf_rows.push((ds.name.clone(), leaf_pages));
         }
-        rows.push(with_threads(a.threads, || {
-            report::score_folder(&ds, &preds)
-        })??);
+        let row = with_threads(a.threads, || report::score_folder(&ds, &preds))??;
+        if let Some(old) = baseline {
+            // Only the pages the baseline saved: a page it lacks is not a 0.
+            let mut base_ds = ds.clone();
+            base_ds.pages.retain(|p| old.contains_key(&p.id));
+            let base = with_threads(a.threads, || report::score_folder(&base_ds, &old))??;
+            comparisons.push(report::compare_folder(
+                &ds.name,
+                &base.page_scores,
+                &row.page_scores,
+                report::Metric::Shingle,
+                a.min_delta,
+            ));
+        }
+        rows.push(row);
     }
     if rows.is_empty() {
         return Err("no pages to evaluate (check the folders and --filter)".into());
@@ -471,6 +508,12 @@ fn cmd_eval(a: EvalArgs) -> CliResult {
     print_table(&rows, a.markdown);
     if a.leaf {
         print_leaf_table(&leaf_rows, a.markdown);
+    }
+    if let Some(base) = &a.compare {
+        println!("\ncompared with {}:", base.display());
+        for c in &comparisons {
+            print!("{}", report::format_comparison(c));
+        }
     }
     if errors_total > 0 {
         eprintln!("{errors_total} pages failed to extract (scored as empty output)");

@@ -289,6 +289,172 @@ fn eval_save_and_score_agree() {
     assert!(row(&stdout(&o3)).contains(" 1 |"), "{}", stdout(&o3));
 }
 
+/// Two pages whose text-distribution and cepr outputs differ: p1 has a
+/// header line and a sidebar around one long paragraph (the gold).
+fn compare_dataset(root: &Path) -> PathBuf {
+    let dir = root.join("two");
+    std::fs::create_dir_all(dir.join("pages")).unwrap();
+    std::fs::create_dir_all(dir.join("gold")).unwrap();
+    let body = "Rivers carry stones a long way downstream when the spring floods come early.";
+    let long: Vec<String> = (0..8)
+        .map(|i| {
+            format!(
+                "Sentence {i} about the harvest season and the long days of work in the valley."
+            )
+        })
+        .collect();
+    let long = long.join(" ");
+    let pages = [
+        (
+            "p0",
+            format!(
+                "<html><body><ul><li><a href=/>Home</a></li><li><a href=/x>Menu</a></li></ul>\
+                 <div class=story><p>{body}</p><p>{body} Again.</p></div><footer>© site</footer></body></html>"
+            ),
+            format!("{body}\n{body} Again.\n"),
+        ),
+        (
+            "p1",
+            format!(
+                "<html><body><div><p>Short intro line of the site header with words.</p></div>\
+                 <div><p>{long}</p></div><div><p>Sidebar: more stories about farms and weather in \
+                 other places nearby.</p><p>Another sidebar line about weather and farms far away.</p>\
+                 </div></body></html>"
+            ),
+            format!("{long}\n"),
+        ),
+    ];
+    let mut manifest = String::new();
+    for (id, html, gold) in pages {
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        gz.write_all(html.as_bytes()).unwrap();
+        std::fs::write(
+            dir.join(format!("pages/{id}.html.gz")),
+            gz.finish().unwrap(),
+        )
+        .unwrap();
+        std::fs::write(dir.join(format!("gold/{id}.txt")), gold).unwrap();
+        manifest.push_str(&format!("{{\"id\": \"{id}\", \"lang\": \"en\"}}\n"));
+    }
+    std::fs::write(dir.join("manifest.jsonl"), manifest).unwrap();
+    dir
+}
+
+/// The shingle F1 of a saved output against the gold, as `eval` prints it.
+fn saved_f1(data: &Path, saved: &Path, id: &str) -> String {
+    let gold = std::fs::read_to_string(data.join(format!("gold/{id}.txt"))).unwrap();
+    let pred = std::fs::read_to_string(saved.join(format!("{id}.txt"))).unwrap_or_default();
+    format!(
+        "{:.3}",
+        unchaff_eval::metrics::shingle_page(&gold, &pred).f1()
+    )
+}
+
+#[test]
+fn eval_compare_lists_changed_pages() {
+    let tmp = tempfile::tempdir().unwrap();
+    let data = compare_dataset(tmp.path());
+    let (old, new) = (tmp.path().join("old"), tmp.path().join("new"));
+    let o = run(unchaff()
+        .arg("eval")
+        .arg(&data)
+        .args(["-a", "text-distribution", "--save"])
+        .arg(&old));
+    assert!(o.status.success(), "{}", stderr(&o));
+    // The baseline lost p0's output: that page must show as a gain.
+    std::fs::write(old.join("two/p0.txt"), "").unwrap();
+    let o = run(unchaff()
+        .arg("eval")
+        .arg(&data)
+        .args(["-a", "cepr", "--save"])
+        .arg(&new)
+        .arg("--compare")
+        .arg(&old));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let f1 = |dir: &Path, id: &str| saved_f1(&data, &dir.join("two"), id);
+    let (p0_old, p0_new) = (f1(&old, "p0"), f1(&new, "p0"));
+    let (p1_old, p1_new) = (f1(&old, "p1"), f1(&new, "p1"));
+    // The two algorithms differ on p1 (cepr keeps the header and sidebar).
+    assert_eq!(p0_old, "0.000");
+    assert_eq!(p1_old, "1.000");
+    assert!(p1_new.parse::<f64>().unwrap() < 0.99, "cepr's p1: {p1_new}");
+    let section: Vec<&str> = out
+        .lines()
+        .skip_while(|l| !l.starts_with("compared with"))
+        .collect();
+    assert!(section.len() == 5, "{out}");
+    assert!(
+        section[1].starts_with(
+            "two: shingle F1 of 2 pages: 1 up, 1 down, 0 unchanged (|delta| <= 0.01); mean "
+        ),
+        "{out}"
+    );
+    assert_eq!(
+        section[2].split_whitespace().collect::<Vec<_>>(),
+        ["page", "old", "new", "delta"]
+    );
+    let row = |l: &str| l.split_whitespace().map(str::to_owned).collect::<Vec<_>>();
+    let delta = |a: &str, b: &str| {
+        format!(
+            "{:+.3}",
+            b.parse::<f64>().unwrap() - a.parse::<f64>().unwrap()
+        )
+    };
+    // Worst regression first: p1 (down), then p0 (up).
+    assert_eq!(
+        row(section[3])[..3],
+        ["p1", p1_old.as_str(), p1_new.as_str()],
+        "{out}"
+    );
+    assert_eq!(
+        row(section[4])[..3],
+        ["p0", p0_old.as_str(), p0_new.as_str()],
+        "{out}"
+    );
+    assert!(row(section[3])[3].starts_with('-') && row(section[4])[3].starts_with('+'));
+    // Deltas are printed from the unrounded figures; the rounded ones may
+    // differ by one in the last place.
+    for (l, a, b) in [
+        (section[3], &p1_old, &p1_new),
+        (section[4], &p0_old, &p0_new),
+    ] {
+        let printed: f64 = row(l)[3].parse().unwrap();
+        let expect: f64 = delta(a, b).parse().unwrap();
+        assert!((printed - expect).abs() <= 0.0011, "{l} vs {expect}");
+    }
+    // A threshold above p1's drop leaves only p0 listed.
+    let o = run(unchaff()
+        .arg("eval")
+        .arg(&data)
+        .args(["-a", "cepr", "--min-delta", "0.5", "--compare"])
+        .arg(&old));
+    let out = stdout(&o);
+    assert!(
+        out.contains("two: shingle F1 of 2 pages: 1 up, 0 down, 1 unchanged (|delta| <= 0.5)"),
+        "{out}"
+    );
+    assert!(
+        out.lines().any(|l| l.trim_start().starts_with("p0 ")),
+        "{out}"
+    );
+    assert!(
+        !out.lines().any(|l| l.trim_start().starts_with("p1 ")),
+        "{out}"
+    );
+    // Comparing a run with itself changes nothing.
+    let o = run(unchaff()
+        .arg("eval")
+        .arg(&data)
+        .args(["-a", "cepr", "--compare"])
+        .arg(&new));
+    assert!(
+        stdout(&o).contains("0 up, 0 down, 2 unchanged"),
+        "{}",
+        stdout(&o)
+    );
+}
+
 #[test]
 fn bench_reports_stages() {
     let tmp = tempfile::tempdir().unwrap();
@@ -347,6 +513,33 @@ fn templates_learn_show_and_extract() {
     assert_eq!(
         stdout(&o),
         "a\tHome\na\tNews\np\tCopyright Example Media Group 2024\n"
+    );
+    // eval passes each page's manifest url: template-svm's own
+    // `templates=FILE` parameter (no --templates) finds the page's site.
+    let data = dir.path().join("site");
+    std::fs::create_dir_all(data.join("pages")).unwrap();
+    std::fs::create_dir_all(data.join("gold")).unwrap();
+    std::fs::write(data.join("pages/p11.html.gz"), page(11)).unwrap();
+    std::fs::write(data.join("gold/p11.txt"), "Story 11\nText 11\n").unwrap();
+    std::fs::write(
+        data.join("manifest.jsonl"),
+        "{\"id\": \"p11\", \"url\": \"https://example.org/11\"}\n",
+    )
+    .unwrap();
+    let saved = dir.path().join("out");
+    let o = run(unchaff()
+        .arg("eval")
+        .arg(&data)
+        .args(["-a", "template-svm", "-p"])
+        .arg(format!("templates={}", db.display()))
+        .arg("--save")
+        .arg(&saved));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(saved.join("site/p11.txt")).unwrap();
+    assert!(text.contains("Text 11"), "{text}");
+    assert!(
+        !text.contains("Copyright") && !text.contains("Home"),
+        "eval did not give the page its URL: {text}"
     );
     let p11 = dir.path().join("p11.html");
     std::fs::write(&p11, page(11)).unwrap();

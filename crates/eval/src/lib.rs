@@ -24,7 +24,7 @@ pub mod report;
 
 pub use dataset::{Dataset, Filter, PageEntry};
 pub use metrics::{Prf, ShinglePage, Summary};
-pub use report::{FolderScores, Metric, PageDelta, PageScore};
+pub use report::{Comparison, FolderScores, Metric, PageDelta, PageScore};
 
 /// Errors of this crate.
 #[derive(Debug, thiserror::Error)]

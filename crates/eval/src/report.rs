@@ -370,6 +370,111 @@ pub fn compare(baseline: &[PageScore], current: &[PageScore], metric: Metric) ->
     deltas
 }
 
+/// How one folder's pages moved from a baseline run to the current one
+/// (see [`compare_folder`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Comparison {
+    /// The folder's name.
+    pub folder: String,
+    /// The metric compared.
+    pub metric: Metric,
+    /// Changes of at most this much count as unchanged.
+    pub min_delta: f64,
+    /// Pages scored in both runs.
+    pub pages: usize,
+    /// Pages whose figure rose by more than `min_delta`.
+    pub up: usize,
+    /// Pages whose figure fell by more than `min_delta`.
+    pub down: usize,
+    /// Pages that moved by `min_delta` or less.
+    pub unchanged: usize,
+    /// Mean of the pages' figures in the baseline run.
+    pub mean_baseline: f64,
+    /// Mean of the pages' figures in the current run.
+    pub mean_current: f64,
+    /// The pages that moved by more than `min_delta`, the worst regressions
+    /// first (the order of [`compare`]).
+    pub changed: Vec<PageDelta>,
+}
+
+/// Compares the per-page `metric` of two runs over one folder: the pages
+/// present in both are counted up, down or unchanged (a change of at most
+/// `min_delta`, in absolute value, is no change), and the changed ones are
+/// kept, sorted by delta ascending.
+pub fn compare_folder(
+    folder: &str,
+    baseline: &[PageScore],
+    current: &[PageScore],
+    metric: Metric,
+    min_delta: f64,
+) -> Comparison {
+    let deltas = compare(baseline, current, metric);
+    let n = deltas.len();
+    let mean = |f: fn(&PageDelta) -> f64| deltas.iter().map(f).sum::<f64>() / n.max(1) as f64;
+    let (mean_baseline, mean_current) = (mean(|d| d.baseline), mean(|d| d.current));
+    let up = deltas.iter().filter(|d| d.delta > min_delta).count();
+    let down = deltas.iter().filter(|d| d.delta < -min_delta).count();
+    let changed: Vec<PageDelta> = deltas
+        .into_iter()
+        .filter(|d| d.delta.abs() > min_delta)
+        .collect();
+    Comparison {
+        folder: folder.to_string(),
+        metric,
+        min_delta,
+        pages: n,
+        up,
+        down,
+        unchanged: n - up - down,
+        mean_baseline,
+        mean_current,
+        changed,
+    }
+}
+
+/// A comparison as text: a summary line, then one row per changed page
+/// (id, old, new, delta), worst regressions first.
+pub fn format_comparison(c: &Comparison) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{}: {} F1 of {} pages: {} up, {} down, {} unchanged (|delta| <= {}); mean {:.3} -> {:.3} ({:+.3})",
+        c.folder,
+        c.metric,
+        c.pages,
+        c.up,
+        c.down,
+        c.unchanged,
+        c.min_delta,
+        c.mean_baseline,
+        c.mean_current,
+        c.mean_current - c.mean_baseline
+    );
+    if c.changed.is_empty() {
+        return out;
+    }
+    let width = c
+        .changed
+        .iter()
+        .map(|d| d.id.chars().count())
+        .chain([4])
+        .max()
+        .unwrap_or(4);
+    let _ = writeln!(
+        out,
+        "  {:width$}  {:>6}  {:>6}  {:>7}",
+        "page", "old", "new", "delta"
+    );
+    for d in &c.changed {
+        let _ = writeln!(
+            out,
+            "  {:width$}  {:>6.3}  {:>6.3}  {:>+7.3}",
+            d.id, d.baseline, d.current, d.delta
+        );
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -434,5 +539,38 @@ mod tests {
         assert_eq!(t[0].id, "a");
         assert_eq!("char-lcs".parse::<Metric>().unwrap(), Metric::CharLcs);
         assert!("nope".parse::<Metric>().is_err());
+    }
+
+    #[test]
+    fn compare_folder_counts_and_formats() {
+        let p = |id: &str, f: f64| PageScore {
+            id: id.to_string(),
+            shingle_f1: f,
+            token_f1: f,
+            lcs_f1: f,
+            char_lcs_f1: f,
+        };
+        let base = [p("a", 0.5), p("b", 0.5), p("c", 0.9), p("dd", 0.3)];
+        let cur = [p("a", 0.7), p("b", 0.505), p("c", 0.1), p("dd", 0.3)];
+        let c = compare_folder("f", &base, &cur, Metric::Shingle, 0.01);
+        assert_eq!((c.pages, c.up, c.down, c.unchanged), (4, 1, 1, 2));
+        let ids: Vec<&str> = c.changed.iter().map(|d| d.id.as_str()).collect();
+        assert_eq!(ids, ["c", "a"]);
+        assert!((c.mean_baseline - 0.55).abs() < 1e-12);
+        assert!((c.mean_current - 0.40125).abs() < 1e-12);
+        let text = format_comparison(&c);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(
+            lines[0],
+            "f: shingle F1 of 4 pages: 1 up, 1 down, 2 unchanged (|delta| <= 0.01); mean 0.550 -> 0.401 (-0.149)"
+        );
+        assert_eq!(lines[1], "  page     old     new    delta");
+        assert_eq!(lines[2], "  c      0.900   0.100   -0.800");
+        assert_eq!(lines[3], "  a      0.500   0.700   +0.200");
+        assert_eq!(lines.len(), 4);
+        // A larger threshold hides the small move and keeps the big ones.
+        let c = compare_folder("f", &base, &cur, Metric::Shingle, 0.5);
+        assert_eq!((c.up, c.down, c.unchanged), (0, 1, 3));
+        assert_eq!(format_comparison(&c).lines().count(), 3);
     }
 }

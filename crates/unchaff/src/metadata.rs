@@ -19,14 +19,25 @@
 //!   `parsely-author` / `sailthru.author`, the text of the first
 //!   `rel=author` link, the first element whose class or id says `byline`
 //!   or `author` (short text, a leading "By" cut).
-//! * **published** / **modified**: JSON-LD `datePublished` /
-//!   `dateModified`, `article:published_time` / `article:modified_time`
-//!   (also `og:` and `itemprop` forms), `meta name=date` / `pubdate` /
-//!   `dc.date*`, the first `<time datetime>` (or its text), a `/YYYY/MM/DD/`
-//!   or `YYYY-MM-DD` in the URL, a date in an element whose class or id
-//!   says `date`/`publish`/`posted`, a short text node among the body's
-//!   first [`BODY_TEXTS`] that reads as a date. Normalised to `YYYY-MM-DD`, plus
-//!   `THH:MM[:SS]` and the zone when the source has them.
+//! * **published** / **modified**: JSON-LD `datePublished` (or
+//!   `dateCreated`) / `dateModified` of an article or posting (also JSON-LD
+//!   in a `<meta name="script:ld+json">`), `article:published_time` /
+//!   `article:modified_time` (also `og:` and `itemprop` forms), `meta
+//!   name=date` / `pubdate` / `dc.date*`, any other `<meta>` named
+//!   `…publish…` / `…publication…` (modified: `…modified…` / `…updated…`);
+//!   then the body's `<time datetime>`s, those marked as the publication
+//!   (`pubdate`, `itemprop=datePublished`/`dateCreated`, a `publish` or
+//!   `entry-date` class) before unmarked ones before those marked as the
+//!   update; a `/YYYY/MM/DD/` or `YYYY-MM-DD` in the URL; a date in an
+//!   element whose class or id says `date`/`publish`/`posted`; a short text
+//!   node among the body's first [`BODY_TEXTS`] that reads as a date; last,
+//!   the modification date. A timestamp one day off the URL's date is the
+//!   same moment in UTC: the URL's (the author's) day is kept; likewise a
+//!   `<time>`'s text over its `datetime`. Dates are read in ISO form,
+//!   `YYYY/MM/DD`, `YYYYMMDD`, `DD.MM.YYYY`, unambiguous `DD/MM/YYYY` or
+//!   `MM/DD/YYYY`, and with month names in English, German, French,
+//!   Spanish, Italian, Portuguese and Dutch; normalised to `YYYY-MM-DD`,
+//!   plus `THH:MM[:SS]` and the zone when the source has them.
 //! * **description**: `og:description`, `meta name=description`, JSON-LD
 //!   `description`.
 //! * **site_name**: `og:site_name`, JSON-LD `publisher.name`,
@@ -49,8 +60,11 @@ use crate::dom::{Dom, NodeId, NodeKind, Tag};
 pub const BODY_LOOK: usize = 8;
 
 /// How many of the body's text nodes are looked at for a written date
-/// (the last resort for `published`): a dateline sits near the top.
-pub const BODY_TEXTS: usize = 400;
+/// (the last resort for `published`, read only when nothing else gave
+/// one): a dateline sits near the top, but below menus that can run to
+/// hundreds of links. On wcxb-dev's 782 dated pages, 400 gave 668 right
+/// dates, 1000 gave 675, 2000 and 5000 gave 676.
+pub const BODY_TEXTS: usize = 2000;
 
 /// How many body elements have their class and id read for bylines and
 /// dates; bylines and datelines sit near the top of a page.
@@ -81,6 +95,47 @@ const DATE_KEYS: [&str; 12] = [
     "sailthru.date",
     "parsely-pub-date",
 ];
+
+/// How much a `<time>` says it is the publication date: 2 when it or its
+/// parent is marked so (`pubdate`, `itemprop=datePublished` or
+/// `dateCreated`, a class with
+/// `publish` or `entry-date`), 0 when marked as the update
+/// (`itemprop=dateModified`, a class with `updated` or `modified` and not
+/// `publish`), 1 otherwise. The first `<time>` is often the update line, a
+/// comment's or a related article's.
+fn time_rank(dom: &Dom, id: NodeId) -> u8 {
+    let mut rank = 1;
+    for n in std::iter::once(id).chain(dom.node(id).parent.some()) {
+        if dom.attr(n, "pubdate").is_some() && n == id {
+            return 2;
+        }
+        let prop = dom.attr(n, "itemprop").unwrap_or("");
+        let class = dom.attr(n, "class").unwrap_or("").to_ascii_lowercase();
+        if matches!(prop, "datePublished" | "dateCreated")
+            || class.contains("publish")
+            || class.contains("entry-date")
+        {
+            return 2;
+        }
+        if prop == "dateModified" || class.contains("updated") || class.contains("modified") {
+            rank = 0;
+        }
+    }
+    rank
+}
+
+/// A publication date from a `<meta>` whose name is none of
+/// [`DATE_KEYS`] but says so (`published`, `w-published-date`,
+/// `citation_publication_date`, `publish_date`): the first whose name
+/// contains `publish` or `publication` (and is not a `publisher`, a name)
+/// and whose value reads as a date.
+fn other_published_meta(meta: &[(String, String)]) -> Option<String> {
+    meta.iter()
+        .filter(|(k, _)| {
+            (k.contains("publish") || k.contains("publication")) && !k.ends_with("publisher")
+        })
+        .find_map(|(_, v)| normalize_date(v))
+}
 
 /// Most characters of text handed to language detection: whatlang is
 /// sure long before that, and it keeps the cost flat on big pages.
@@ -117,7 +172,8 @@ struct Found {
     meta: Vec<(String, String)>,
     title: Option<String>,
     h1: Vec<String>,
-    times: Vec<String>,
+    /// The body's first `<time>` dates, with their [`time_rank`].
+    times: Vec<(u8, String)>,
     text_dates: Vec<String>,
     text_date: Option<String>,
     rel_author: Vec<String>,
@@ -205,11 +261,12 @@ fn type_rank(o: &serde_json::Map<String, Value>) -> u8 {
         _ => {}
     }
     for t in types {
+        // `…Posting`: BlogPosting, DiscussionForumPosting (forum threads),
+        // SocialMediaPosting.
         let r = if t.ends_with("Article")
-            || matches!(
-                t,
-                "BlogPosting" | "Report" | "Review" | "Recipe" | "Posting"
-            ) {
+            || t.ends_with("Posting")
+            || matches!(t, "Report" | "Review" | "Recipe")
+        {
             2
         } else if t.ends_with("Page") {
             1
@@ -380,9 +437,11 @@ fn byline_name(t: &str) -> String {
         .to_owned()
 }
 
-/// `YYYY-MM-DD` (and the time when given) from an ISO-like date, a
-/// `YYYY/MM/DD` or `YYYYMMDD` one, or an English "March 14, 2024" /
-/// "14 March 2024".
+/// `YYYY-MM-DD` (and the time and zone when given; `+0500` becomes
+/// `+05:00`) from an ISO-like date, a `YYYY/MM/DD` or `YYYYMMDD` one, a
+/// day-first numeric one (see `day_first_date`), or one with a month name
+/// ("March 14, 2024", "14 March 2024", "4. März 2024", "5 de marzo de
+/// 2024"; the languages of `FOREIGN_MONTHS`).
 pub fn normalize_date(s: &str) -> Option<String> {
     let s = s.trim();
     let b = s.as_bytes();
@@ -426,10 +485,18 @@ pub fn normalize_date(s: &str) -> Option<String> {
             }
             match b.get(rest) {
                 Some(b'Z') => out.push('Z'),
-                Some(b'+' | b'-') if s.len() >= rest + 6 => {
-                    let z = &s[rest..rest + 6];
-                    if z.as_bytes()[3] == b':' {
-                        out.push_str(z);
+                Some(b'+' | b'-') => {
+                    // `+05:00`, or the colon-less `+0500`.
+                    let z = s.get(rest..).unwrap_or("");
+                    let zb = z.as_bytes();
+                    let two = |i: usize| {
+                        zb.get(i..i + 2)
+                            .is_some_and(|p| p.iter().all(u8::is_ascii_digit))
+                    };
+                    if two(1) && zb.get(3) == Some(&b':') && two(4) {
+                        out.push_str(&z[..6]);
+                    } else if two(1) && two(3) && zb.get(5).is_none_or(|c| !c.is_ascii_digit()) {
+                        out.push_str(&format!("{}:{}", &z[..3], &z[3..5]));
                     }
                 }
                 _ => {}
@@ -443,6 +510,9 @@ pub fn normalize_date(s: &str) -> Option<String> {
     {
         return Some(format!("{y:04}-{m:02}-{d:02}"));
     }
+    if let Some(d) = day_first_date(s) {
+        return Some(d);
+    }
     // English month names.
     const MONTHS: [&str; 12] = [
         "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
@@ -451,12 +521,18 @@ pub fn normalize_date(s: &str) -> Option<String> {
         .split(|c: char| c.is_whitespace() || c == ',' || c == '.')
         .filter(|w| !w.is_empty())
         .take(6)
-        .map(str::to_ascii_lowercase)
+        .map(str::to_lowercase)
         .collect();
-    let month = words
-        .iter()
-        .position(|w| w.len() >= 3 && MONTHS.iter().any(|m| w.starts_with(m)))?;
-    let m = MONTHS.iter().position(|mm| words[month].starts_with(mm))? as u32 + 1;
+    let month_of = |w: &str| -> Option<u32> {
+        let english = (w.len() >= 3)
+            .then(|| MONTHS.iter().position(|m| w.starts_with(m)))
+            .flatten();
+        english
+            .or_else(|| FOREIGN_MONTHS.iter().position(|ms| ms.contains(&w)))
+            .map(|i| i as u32 + 1)
+    };
+    let month = words.iter().position(|w| month_of(w).is_some())?;
+    let m = month_of(&words[month])?;
     let num = |w: &String| {
         w.trim_end_matches(|c: char| c.is_ascii_alphabetic())
             .parse::<u32>()
@@ -471,6 +547,103 @@ pub fn normalize_date(s: &str) -> Option<String> {
         .filter_map(num)
         .find(|&d| (1..=31).contains(&d))?;
     ok(year, m, day).then(|| format!("{year:04}-{m:02}-{day:02}"))
+}
+
+/// Month names (and unambiguous abbreviations) of German, French,
+/// Spanish, Italian, Portuguese and Dutch, January first, lower case,
+/// matched as whole words; English names are matched by their first three
+/// letters, which also covers the foreign names that start like them
+/// (`januar`, `mars`, `marzo`, `noviembre`, …). Abbreviations that are also
+/// common words (`ago`, `ene`) are left out.
+const FOREIGN_MONTHS: [&[&str]; 12] = [
+    &[
+        "jänner", "janvier", "janv", "enero", "gennaio", "janeiro", "januari",
+    ],
+    &[
+        "februar",
+        "février",
+        "fevrier",
+        "févr",
+        "febrero",
+        "febbraio",
+        "fevereiro",
+        "februari",
+    ],
+    &["märz", "mär", "maart", "março"],
+    &["avril", "avr", "abril", "aprile"],
+    &["mai", "maggio", "maio", "mei"],
+    &["juni", "juin", "junio", "giugno", "junho"],
+    &["juli", "juillet", "juil", "julio", "luglio", "julho"],
+    &["août", "aout", "agosto", "augustus"],
+    &[
+        "septembre",
+        "septiembre",
+        "setiembre",
+        "settembre",
+        "setembro",
+    ],
+    &["oktober", "okt", "octobre", "octubre", "ottobre", "outubro"],
+    &["novembre", "noviembre", "novembro"],
+    &[
+        "dezember",
+        "dez",
+        "décembre",
+        "déc",
+        "decembre",
+        "diciembre",
+        "dicembre",
+        "dezembro",
+    ],
+];
+
+/// Days since 1970-01-01 of a `YYYY-MM-DD…` date (Howard Hinnant's
+/// days-from-civil), for comparing two dates.
+fn day_number(d: &str) -> Option<i64> {
+    let y: i64 = d.get(0..4)?.parse().ok()?;
+    let m: i64 = d.get(5..7)?.parse().ok()?;
+    let day: i64 = d.get(8..10)?.parse().ok()?;
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let doy = (153 * (m + if m > 2 { -3 } else { 9 }) + 2) / 5 + day - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    Some(era * 146_097 + doe - 719_468)
+}
+
+/// Whether two normalised dates fall on consecutive days: the same moment
+/// written in two time zones (a UTC timestamp after the evening of the
+/// author's day), not two different events.
+fn one_day_apart(a: &str, b: &str) -> bool {
+    day_number(a)
+        .zip(day_number(b))
+        .is_some_and(|(x, y)| (x - y).abs() == 1)
+}
+
+/// A numeric day-first date, `DD.MM.YYYY` (the European dotted form, also
+/// `D.M.YYYY`), or `DD/MM/YYYY` / `MM/DD/YYYY` when the day is over 12 and
+/// so says which is which (`03/04/2024` is ambiguous and not read).
+fn day_first_date(s: &str) -> Option<String> {
+    let mut parts = s.splitn(3, ['.', '/', '-']);
+    let (a, b, rest) = (parts.next()?, parts.next()?, parts.next()?);
+    let sep = s.as_bytes().get(a.len())?;
+    let year: String = rest.chars().take_while(char::is_ascii_digit).collect();
+    let short = |p: &str| (1..=2).contains(&p.len()) && p.bytes().all(|c| c.is_ascii_digit());
+    if !short(a)
+        || !short(b)
+        || year.len() != 4
+        || s.as_bytes().get(a.len() + b.len() + 1) != Some(sep)
+    {
+        return None;
+    }
+    let (x, z, y): (u32, u32, u32) = (a.parse().ok()?, b.parse().ok()?, year.parse().ok()?);
+    let (day, month) = match sep {
+        b'.' => (x, z),
+        b'/' | b'-' if x > 12 => (x, z),
+        b'/' | b'-' if z > 12 => (z, x),
+        _ => return None,
+    };
+    ((1990..2100).contains(&y) && (1..=12).contains(&month) && (1..=31).contains(&day))
+        .then(|| format!("{y:04}-{month:02}-{day:02}"))
 }
 
 /// A date in a URL path: `/2024/03/14/` or `2024-03-14`.
@@ -624,6 +797,48 @@ pub fn detect_language(m: &mut Metadata, text: &str) {
     }
 }
 
+/// The first value of the `<meta>` named by one of `keys` (in their order).
+fn meta_value(meta: &[(String, String)], keys: &[&str]) -> Option<String> {
+    keys.iter().find_map(|k| {
+        meta.iter()
+            .find(|(mk, v)| mk == k && !v.is_empty())
+            .map(|(_, v)| v.clone())
+    })
+}
+
+/// The publication date the head gives: JSON-LD, [`DATE_KEYS`], other
+/// `publish…` metas.
+fn head_published(f: &Found) -> Option<String> {
+    f.ld.published
+        .as_ref()
+        .map(|(_, d)| d.clone())
+        .or_else(|| meta_value(&f.meta, &DATE_KEYS).and_then(|d| normalize_date(&d)))
+        .or_else(|| other_published_meta(&f.meta))
+}
+
+/// The modification date the head gives: JSON-LD, then the usual metas.
+fn head_modified(f: &Found) -> Option<String> {
+    f.ld.modified.as_ref().map(|(_, d)| d.clone()).or_else(|| {
+        meta_value(
+            &f.meta,
+            &[
+                "article:modified_time",
+                "og:updated_time",
+                "datemodified",
+                "last-modified",
+            ],
+        )
+        .and_then(|d| normalize_date(&d))
+        .or_else(|| {
+            // `updated date`, `last_modified`, `updated_at`, …
+            f.meta
+                .iter()
+                .filter(|(k, _)| k.contains("modified") || k.contains("updated"))
+                .find_map(|(_, v)| normalize_date(v))
+        })
+    })
+}
+
 /// Reads the metadata of a parsed page (before cleaning); `url` is the
 /// page's URL, `text` the extracted text (for language detection only).
 pub fn metadata(dom: &Dom, url: Option<&Url>, text: &str) -> Metadata {
@@ -668,6 +883,7 @@ pub fn metadata(dom: &Dom, url: Option<&Url>, text: &str) -> Metadata {
                 need_author = f.ld.authors.is_none() && !has(&AUTHOR_KEYS);
                 need_date = f.ld.published.is_none()
                     && !has(&DATE_KEYS)
+                    && other_published_meta(&f.meta).is_none()
                     && url.and_then(|u| url_date(u.path())).is_none();
             }
             Tag::META => {
@@ -676,7 +892,12 @@ pub fn metadata(dom: &Dom, url: Option<&Url>, text: &str) -> Metadata {
                     .or_else(|| attr("itemprop"))
                     .or_else(|| attr("http-equiv"));
                 if let (Some(k), Some(v)) = (key, attr("content")) {
-                    f.meta.push((k.to_ascii_lowercase(), collapse(v)));
+                    // Some frameworks put the JSON-LD in a `<meta>`.
+                    if k.eq_ignore_ascii_case("script:ld+json") {
+                        f.ld.read(v);
+                    } else {
+                        f.meta.push((k.to_ascii_lowercase(), collapse(v)));
+                    }
                 }
             }
             Tag::TITLE if f.title.is_none() && !in_body => {
@@ -704,11 +925,16 @@ pub fn metadata(dom: &Dom, url: Option<&Url>, text: &str) -> Metadata {
                 }
             }
             Tag::TIME if in_body && f.times.len() < BODY_LOOK => {
-                if let Some(d) = attr("datetime")
-                    .and_then(normalize_date)
-                    .or_else(|| normalize_date(&short_text(dom, id, 60)))
-                {
-                    f.times.push(d);
+                let machine = attr("datetime").and_then(normalize_date);
+                let shown = normalize_date(&short_text(dom, id, 60));
+                // The text is the author's local day; a `datetime` in UTC
+                // may already be on the next one.
+                let d = match (machine, shown) {
+                    (Some(m), Some(t)) if one_day_apart(&m, &t) => Some(t),
+                    (m, t) => m.or(t),
+                };
+                if let Some(d) = d {
+                    f.times.push((time_rank(dom, id), d));
                 }
             }
             Tag::A
@@ -771,14 +997,7 @@ pub fn metadata(dom: &Dom, url: Option<&Url>, text: &str) -> Metadata {
             }
         }
     }
-    let meta = |keys: &[&str]| -> Option<String> {
-        keys.iter().find_map(|k| {
-            f.meta
-                .iter()
-                .find(|(mk, v)| mk == k && !v.is_empty())
-                .map(|(_, v)| v.clone())
-        })
-    };
+    let meta = |keys: &[&str]| meta_value(&f.meta, keys);
     let mut m = Metadata {
         site_name: meta(&["og:site_name"])
             .or_else(|| f.ld.publisher.clone())
@@ -819,24 +1038,28 @@ pub fn metadata(dom: &Dom, url: Option<&Url>, text: &str) -> Metadata {
             .or_else(|| meta(&AUTHOR_KEYS).filter(|a| !a.starts_with("http")))
             .or_else(|| f.rel_author.first().cloned())
             .or_else(|| f.bylines.first().cloned());
-    m.published =
-        f.ld.published
-            .as_ref()
-            .map(|(_, d)| d.clone())
-            .or_else(|| meta(&DATE_KEYS).and_then(|d| normalize_date(&d)))
-            .or_else(|| f.times.first().cloned())
-            .or_else(|| url.and_then(|u| url_date(u.path())))
-            .or_else(|| f.text_dates.first().cloned())
-            .or_else(|| f.text_date.clone());
-    m.modified = f.ld.modified.as_ref().map(|(_, d)| d.clone()).or_else(|| {
-        meta(&[
-            "article:modified_time",
-            "og:updated_time",
-            "datemodified",
-            "last-modified",
-        ])
-        .and_then(|d| normalize_date(&d))
-    });
+    let from_url = url.and_then(|u| url_date(u.path()));
+    m.published = head_published(&f)
+        .or_else(|| {
+            // The first of the best-ranked `<time>`s.
+            let best = f.times.iter().map(|(r, _)| *r).max()?;
+            f.times
+                .iter()
+                .find(|(r, _)| *r == best)
+                .map(|(_, d)| d.clone())
+        })
+        .map(|d| match &from_url {
+            // A timestamp the day before or after the URL's date is the
+            // same moment in UTC: the URL keeps the author's own day.
+            Some(u) if one_day_apart(&d, u) => u.clone(),
+            _ => d,
+        })
+        .or_else(|| from_url.clone())
+        .or_else(|| f.text_dates.first().cloned())
+        .or_else(|| f.text_date.clone())
+        // A page that only says when it was last changed.
+        .or_else(|| head_modified(&f));
+    m.modified = head_modified(&f);
     m.description = meta(&["og:description", "description"])
         .or_else(|| f.ld.description.as_ref().map(|(_, d)| d.clone()));
     let declared = f
@@ -980,5 +1203,136 @@ mod tests {
             None,
         );
         assert_eq!(m.title.as_deref(), Some("T"));
+    }
+
+    #[test]
+    fn dates_in_other_languages_and_day_first() {
+        for (text, want) in [
+            ("4. März 2024", "2024-03-04"),
+            ("12 février 2023", "2023-02-12"),
+            ("5 de marzo de 2024", "2024-03-05"),
+            ("3 maggio 2022", "2022-05-03"),
+            ("1er août 2021", "2021-08-01"),
+            ("17 oktober 2020", "2020-10-17"),
+            ("9 dezembro 2019", "2019-12-09"),
+            ("23.07.2025", "2025-07-23"),
+            ("1.2.2024", "2024-02-01"),
+            ("13/11/2025 09:21:40", "2025-11-13"),
+            ("11/13/2025", "2025-11-13"),
+            ("31-12-2023", "2023-12-31"),
+        ] {
+            assert_eq!(normalize_date(text).as_deref(), Some(want), "{text}");
+        }
+        // Day and month both 12 or under: which is which is unknown.
+        assert_eq!(normalize_date("03/04/2024"), None);
+        assert_eq!(normalize_date("23.07.25"), None);
+        assert_eq!(normalize_date("mai"), None);
+        // A colon-less zone is written with its colon.
+        assert_eq!(
+            normalize_date("2025-12-19T04:25:38+0500").as_deref(),
+            Some("2025-12-19T04:25:38+05:00")
+        );
+        assert_eq!(day_number("1970-01-01"), Some(0));
+        assert_eq!(day_number("2024-03-01"), Some(19_783));
+        assert!(one_day_apart("2024-02-29T23:00Z", "2024-03-01"));
+        assert!(one_day_apart("2024-12-31", "2025-01-01"));
+        assert!(!one_day_apart("2024-03-01", "2024-03-03"));
+    }
+
+    #[test]
+    fn utc_timestamps_keep_the_local_day() {
+        // The head's UTC time is past midnight; the URL has the author's day.
+        let head =
+            r#"<meta property="article:published_time" content="2025-12-19T02:41:41+00:00">"#;
+        let m = meta_of(head, Some("https://blog.example/2025/12/18/post"));
+        assert_eq!(m.published.as_deref(), Some("2025-12-18"));
+        // Two days apart is another date, not another zone: the head wins.
+        let m = meta_of(head, Some("https://blog.example/2025/12/17/post"));
+        assert_eq!(m.published.as_deref(), Some("2025-12-19T02:41:41+00:00"));
+        // A <time> whose text is the day before its UTC datetime.
+        let m = meta_of(
+            r#"<body><time datetime="2026-02-24T04:13:00Z">February 23, 2026</time>"#,
+            None,
+        );
+        assert_eq!(m.published.as_deref(), Some("2026-02-23"));
+    }
+
+    #[test]
+    fn publication_times_outrank_update_times() {
+        let m = meta_of(
+            r#"<body><p class="post-updated"><time datetime="2025-06-01">June 1</time></p>
+               <time datetime="2025-09-09">Sep 9</time>
+               <span itemprop="datePublished"><time datetime="2024-01-02">Jan 2</time></span>"#,
+            None,
+        );
+        assert_eq!(m.published.as_deref(), Some("2024-01-02"));
+        // A question's dateCreated before its answers' datePublished.
+        let m = meta_of(
+            r#"<body><time itemprop="dateCreated" datetime="2014-02-04 13:27:40Z"></time>
+               <time itemprop="datePublished">2019-01-21T21:40:59Z</time>"#,
+            None,
+        );
+        assert_eq!(m.published.as_deref(), Some("2014-02-04T13:27:40Z"));
+        // Unmarked times: the first; an update-only time is still a date.
+        let m = meta_of(
+            r#"<body><time class="updated" datetime="2025-06-01"></time>"#,
+            None,
+        );
+        assert_eq!(m.published.as_deref(), Some("2025-06-01"));
+    }
+
+    #[test]
+    fn forum_postings_and_json_ld_in_meta() {
+        let m = meta_of(
+            r#"<script type="application/ld+json">{"@type":"DiscussionForumPosting","headline":"Help",
+               "author":{"@type":"Person","name":"Mod Sharon"},"datePublished":"2025-11-28T19:07:05.446Z"}</script>"#,
+            None,
+        );
+        assert_eq!(m.published.as_deref(), Some("2025-11-28T19:07:05Z"));
+        assert_eq!(m.author.as_deref(), Some("Mod Sharon"));
+        let m = meta_of(
+            r#"<meta name="script:ld+json" content="{&quot;@type&quot;:&quot;Article&quot;,&quot;datePublished&quot;:&quot;2025-11-17T09:00:00-05:00&quot;}">"#,
+            None,
+        );
+        assert_eq!(m.published.as_deref(), Some("2025-11-17T09:00:00-05:00"));
+    }
+
+    #[test]
+    fn other_publish_metas_and_the_modified_fallback() {
+        let m = meta_of(
+            r#"<meta property="article:publisher" content="2020-01-01"><meta name="w-published-date" content="2025-05-27T06:03:43.274Z">"#,
+            None,
+        );
+        assert_eq!(m.published.as_deref(), Some("2025-05-27T06:03:43Z"));
+        let m = meta_of(r#"<meta name="published" content="July 17, 2025">"#, None);
+        assert_eq!(m.published.as_deref(), Some("2025-07-17"));
+        // Only a modification date: it is the page's date.
+        let m = meta_of(
+            r#"<meta property="article:modified_time" content="2023-06-12T10:39:42+00:00">"#,
+            None,
+        );
+        assert_eq!(m.published.as_deref(), Some("2023-06-12T10:39:42+00:00"));
+        let m = meta_of(
+            r#"<meta name="Updated Date" content="2025-07-02T14:13:01Z">"#,
+            None,
+        );
+        assert_eq!(m.modified.as_deref(), Some("2025-07-02T14:13:01Z"));
+        assert_eq!(m.published.as_deref(), Some("2025-07-02T14:13:01Z"));
+        // A written date in the body comes before it.
+        let m = meta_of(
+            r#"<meta property="article:modified_time" content="2023-06-12"><body><p>Posted March 3, 2021</p>"#,
+            None,
+        );
+        assert_eq!(m.published.as_deref(), Some("2021-03-03"));
+    }
+
+    #[test]
+    fn written_dates_below_a_long_menu() {
+        let menu: String = (0..1500).map(|i| format!("<li>item {i}</li>")).collect();
+        let html = format!("<body><ul>{menu}</ul><p>Published on Oct 21, 2025</p>");
+        assert_eq!(
+            meta_of(&html, None).published.as_deref(),
+            Some("2025-10-21")
+        );
     }
 }
