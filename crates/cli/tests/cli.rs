@@ -60,7 +60,7 @@ fn extract_json() {
         v["title"],
         "How the river town rebuilt its bridge | The Lowland Courier"
     );
-    assert_eq!(v["algorithm"], "cetd-tpc");
+    assert_eq!(v["algorithm"], "auto");
     assert_eq!(v["charset"], "UTF-8");
     assert!(v["text"].as_str().unwrap().contains("Opening day"));
 }
@@ -183,7 +183,7 @@ fn algorithms_are_listed() {
     let out = stdout(&o);
     assert!(
         out.lines()
-            .any(|l| l.starts_with("cetd-tpc ") && l.contains("[default]")),
+            .any(|l| l.starts_with("auto ") && l.contains("[default]")),
         "{out}"
     );
     for entry in unchaff::algorithms::REGISTRY {

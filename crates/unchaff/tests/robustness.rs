@@ -131,8 +131,9 @@ fn a_truncated_gzip_is_an_error() {
     let err = extract(&gz[..gz.len() / 2], &opts()).unwrap_err();
     assert!(matches!(err, Error::Gzip(_)), "{err}");
     assert!(err.to_string().contains("gzip"));
-    // The whole stream is fine.
-    assert!(extract(&gz, &opts()).unwrap().text.contains("line 1999"));
+    // The whole stream is fine: well over the half of its lines come out.
+    let whole = extract(&gz, &opts()).unwrap().text;
+    assert!(whole.matches("of a compressed page").count() > 1900, "{whole}");
 }
 
 #[test]
