@@ -247,15 +247,24 @@ struct TrainArgs {
     /// svm: cross-validation folds.
     #[arg(long, default_value_t = 10)]
     folds: usize,
-    /// auto: number of boosted trees.
-    #[arg(long, default_value_t = 200)]
+    /// auto: trees of the block stage.
+    #[arg(long, default_value_t = 80)]
     trees: usize,
     /// auto: depth of each tree.
     #[arg(long, default_value_t = 6)]
     depth: usize,
     /// auto: shrinkage of each tree's values.
-    #[arg(long, default_value_t = 0.1)]
+    #[arg(long, default_value_t = 0.2)]
     learning_rate: f32,
+    /// auto: early exit of the block stage (log-odds), saved with the model.
+    #[arg(long, default_value_t = unchaff::algorithms::auto::BLOCK_EXIT_MARGIN)]
+    block_exit: f32,
+    /// auto: trees of the context stage.
+    #[arg(long, default_value_t = 60)]
+    context_trees: usize,
+    /// auto: depth of the context stage's trees.
+    #[arg(long, default_value_t = 5)]
+    context_depth: usize,
     /// auto: leave out the pages of fold K of N (K/N, folds by page id as in `eval --fold`), to measure on them.
     #[arg(long, value_name = "K/N", value_parser = parse_fold)]
     exclude_fold: Option<(u32, u32)>,
@@ -875,88 +884,105 @@ fn cmd_train_svm(a: TrainArgs) -> CliResult {
 const AUTO_SEED: u64 = 7;
 
 fn cmd_train_auto(a: TrainArgs) -> CliResult {
-    use unchaff::algorithms::auto::{features, train};
+    use unchaff::algorithms::auto::{context, features, train};
     use unchaff::gbdt;
+    use unchaff_eval::dataset::fold_of;
     let start = Instant::now();
-    let (mut x, mut y, mut w) = (Vec::new(), Vec::new(), Vec::new());
-    let (mut names, mut pages) = (Vec::new(), 0usize);
+    let mut pages: Vec<train::TrainPage> = Vec::new();
+    let mut names = Vec::new();
     for dir in dataset_dirs(&a.data)? {
         let mut ds = Dataset::open(&dir)?;
         if let Some((k, n)) = a.exclude_fold {
-            ds.pages.retain(|p| unchaff_eval::dataset::fold_of(&p.id, n) != k);
+            ds.pages.retain(|p| fold_of(&p.id, n) != k);
         }
-        let done: Vec<Result<train::PageSamples, String>> = ds
+        let done: Vec<Result<(String, train::PageSamples), String>> = ds
             .pages
             .par_iter()
             .map(|p| {
                 let gold = match ds.read_gold(p).map_err(|e| e.to_string())? {
                     Some(g) => g,
-                    None => return Ok(train::PageSamples::default()),
+                    None => return Ok((p.id.clone(), train::PageSamples::default())),
                 };
                 let bytes = ds.read_page_bytes(p).map_err(|e| e.to_string())?;
                 train::samples_from_bytes(&bytes, &gold)
+                    .map(|s| (p.id.clone(), s))
                     .map_err(|e| format!("{}/{}: {e}", ds.name, p.id))
             })
             .collect();
         // Every folder weighs sqrt(its pages): large folders count more,
         // but not so much that the small ones (scrapinghub, chinese-wce)
         // vanish; within a folder every page weighs the same.
-        let per_page = 1.0 / (ds.pages.len().max(1) as f32).sqrt();
+        let weight = 1.0 / (ds.pages.len().max(1) as f32).sqrt();
         for r in done {
             match r {
-                Ok(s) if !s.labels.is_empty() => {
-                    pages += 1;
-                    for f in &s.features {
-                        x.extend_from_slice(f);
-                    }
-                    y.extend_from_slice(&s.labels);
-                    w.extend(s.weights.iter().map(|v| v * per_page));
-                }
+                Ok((id, samples)) if !samples.is_empty() => pages.push(train::TrainPage {
+                    samples,
+                    weight,
+                    // The stacking halves: a hash of the id other than
+                    // the one `--exclude-fold` splits by.
+                    half: fold_of(&format!("{id}#half"), 2),
+                }),
                 Ok(_) => {}
                 Err(e) => eprintln!("{e}"),
             }
         }
         names.push(ds.name);
     }
-    // Mean weight 1, so that min_child_weight reads in blocks.
-    let total: f32 = w.iter().sum();
-    let scale = y.len() as f32 / total.max(1e-9);
-    w.iter_mut().for_each(|v| *v *= scale);
-    let positives = y.iter().filter(|&&l| l).count();
+    let (blocks, content) = pages.iter().fold((0usize, 0usize), |(n, c), p| {
+        let l = &p.samples.labels;
+        (
+            n + l.iter().filter(|x| x.is_some()).count(),
+            c + l.iter().filter(|x| **x == Some(true)).count(),
+        )
+    });
     eprintln!(
-        "{pages} pages, {} blocks with text: {positives} content ({:.1}%); features read in {:.1} s",
-        y.len(),
-        100.0 * positives as f64 / y.len().max(1) as f64,
+        "{} pages, {blocks} blocks with text: {content} content ({:.1}%); features read in {:.1} s",
+        pages.len(),
+        100.0 * content as f64 / blocks.max(1) as f64,
         start.elapsed().as_secs_f64()
     );
-    let p = gbdt::TrainParams {
+    let p1 = gbdt::TrainParams {
         trees: a.trees,
         depth: a.depth,
         learning_rate: a.learning_rate,
         seed: AUTO_SEED,
         ..gbdt::TrainParams::default()
     };
-    let mut model = gbdt::train(&x, &y, &w, features::NAMES, &p)?;
+    let p2 = gbdt::TrainParams {
+        trees: a.context_trees,
+        depth: a.context_depth,
+        learning_rate: a.learning_rate,
+        seed: AUTO_SEED + 1,
+        ..gbdt::TrainParams::default()
+    };
+    let mut model = train::train(&pages, &p1, &p2, a.block_exit)?;
     let fold = a
         .exclude_fold
         .map_or(String::new(), |(k, n)| format!(", fold {k}/{n} left out"));
-    model.trained_on = format!(
-        "{} ({pages} pages, {} blocks{fold}); {} trees of depth {}, learning rate {}, subsample {}",
+    let what = format!(
+        "{} ({} pages, {blocks} blocks{fold})",
         names.join(", "),
-        y.len(),
-        p.trees,
-        p.depth,
-        p.learning_rate,
-        p.subsample
+        pages.len()
     );
+    for (m, p) in [(&mut model.blocks, &p1), (&mut model.context, &p2)] {
+        m.trained_on = format!(
+            "{what}; {} trees of depth {}, learning rate {}, subsample {}",
+            p.trees, p.depth, p.learning_rate, p.subsample
+        );
+    }
     std::fs::write(&a.out, model.to_json() + "\n")?;
     if a.explain {
-        let counts = model.split_counts();
-        let mut order: Vec<usize> = (0..counts.len()).collect();
-        order.sort_by_key(|&i| std::cmp::Reverse(counts[i]));
-        println!("splits per feature:");
-        for i in order {
-            println!("  {:6}  {}", counts[i], features::NAMES[i]);
+        for (stage, m, names) in [
+            ("block", &model.blocks, features::NAMES),
+            ("context", &model.context, context::NAMES),
+        ] {
+            let counts = m.split_counts();
+            let mut order: Vec<usize> = (0..counts.len()).collect();
+            order.sort_by_key(|&i| std::cmp::Reverse(counts[i]));
+            println!("{stage} stage, splits per feature:");
+            for i in order {
+                println!("  {:6}  {}", counts[i], names[i]);
+            }
         }
     }
     eprintln!("trained in {:.1} s", start.elapsed().as_secs_f64());

@@ -64,10 +64,7 @@ impl Model {
         let mut s = self.base;
         for t in &self.trees {
             let mut i = 0usize;
-            loop {
-                let Some(&Node(f, thr, left, value)) = t.get(i) else {
-                    break;
-                };
+            while let Some(&Node(f, thr, left, value)) = t.get(i) {
                 if f == LEAF {
                     s += value;
                     break;
@@ -104,18 +101,25 @@ impl Model {
     pub fn from_json(json: &str) -> Result<Model, Error> {
         let m: Model =
             serde_json::from_str(json).map_err(|e| Error::Model(format!("not a model: {e}")))?;
-        if m.version != MODEL_VERSION {
+        m.check()?;
+        Ok(m)
+    }
+
+    /// Checks the version and that every node is well-formed (features
+    /// in range, children after their parent and inside the tree).
+    pub fn check(&self) -> Result<(), Error> {
+        if self.version != MODEL_VERSION {
             return Err(Error::Model(format!(
                 "model format version {} (this build reads {MODEL_VERSION})",
-                m.version
+                self.version
             )));
         }
-        for t in &m.trees {
+        for t in &self.trees {
             if t.len() >= u16::MAX as usize {
                 return Err(Error::Model("tree too large".into()));
             }
             for (i, n) in t.iter().enumerate() {
-                let bad_feature = n.0 != LEAF && n.0 as usize >= m.features.len();
+                let bad_feature = n.0 != LEAF && n.0 as usize >= self.features.len();
                 let bad_child = n.0 != LEAF && n.2 as usize + 1 >= t.len();
                 // Prediction walks forward only (see Forest).
                 let backwards = n.0 != LEAF && (n.2 as usize) <= i;
@@ -124,7 +128,7 @@ impl Model {
                 }
             }
         }
-        Ok(m)
+        Ok(())
     }
 
     /// Reads a saved model from a file.
@@ -146,7 +150,11 @@ impl Model {
         for (i, t) in self.trees.iter().enumerate() {
             out += "    ";
             out += &json(t);
-            out += if i + 1 < self.trees.len() { ",\n" } else { "\n" };
+            out += if i + 1 < self.trees.len() {
+                ",\n"
+            } else {
+                "\n"
+            };
         }
         out += "  ]\n}";
         out
@@ -321,12 +329,9 @@ pub fn train(
         }
         edges.push(e);
     }
-    let (sw, sp) = y
-        .iter()
-        .zip(w)
-        .fold((0.0f64, 0.0f64), |(a, b), (&l, &wi)| {
-            (a + wi as f64, b + if l { wi as f64 } else { 0.0 })
-        });
+    let (sw, sp) = y.iter().zip(w).fold((0.0f64, 0.0f64), |(a, b), (&l, &wi)| {
+        (a + wi as f64, b + if l { wi as f64 } else { 0.0 })
+    });
     let rate = (sp / sw.max(1e-12)).clamp(1e-6, 1.0 - 1e-6);
     let base = (rate / (1.0 - rate)).ln() as f32;
     let mut margin = vec![base; n];

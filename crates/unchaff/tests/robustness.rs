@@ -133,7 +133,10 @@ fn a_truncated_gzip_is_an_error() {
     assert!(err.to_string().contains("gzip"));
     // The whole stream is fine: well over the half of its lines come out.
     let whole = extract(&gz, &opts()).unwrap().text;
-    assert!(whole.matches("of a compressed page").count() > 1900, "{whole}");
+    assert!(
+        whole.matches("of a compressed page").count() > 1900,
+        "{whole}"
+    );
 }
 
 #[test]

@@ -219,9 +219,7 @@ pub fn prefilter(html: &str) -> std::borrow::Cow<'_, str> {
             // would not be this one's).
             if let Some(close) = find_end_tag(b, open_end, name) {
                 let body = &b[open_end..close];
-                let nested = body
-                    .windows(4)
-                    .any(|w| w.eq_ignore_ascii_case(b"<svg"));
+                let nested = body.windows(4).any(|w| w.eq_ignore_ascii_case(b"<svg"));
                 if !nested {
                     if !body.is_empty() {
                         cuts.push((open_end, close));

@@ -137,18 +137,41 @@ pub struct Blocks {
     pub comment: Vec<bool>,
     /// The features, [`NAMES`] order.
     pub features: Vec<[f32; N]>,
+    /// The page's element tree in document order, as each element's
+    /// parent position (`u32::MAX` for the root): what the context stage
+    /// ([`super::context`]) aggregates over.
+    pub element_parent: Vec<u32>,
+    /// The position of each block's element in [`Blocks::element_parent`].
+    pub block_element: Vec<u32>,
+    /// Each block element's tag path.
+    pub block_path: Vec<u32>,
 }
 
 /// Per-element context inherited from the ancestors.
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy)]
 struct Context {
     /// Semantic-element bits (index into the `in_*` features).
     tags: u16,
     /// Vocabulary families.
     families: Families,
-    /// Depth of the nearest positive / negative container.
-    positive_depth: Option<u32>,
-    negative_depth: Option<u32>,
+    /// Depth of the nearest positive / negative container ([`NONE`] when
+    /// there is none).
+    positive_depth: u32,
+    negative_depth: u32,
+}
+
+/// No container of the kind above.
+const NONE: u32 = u32::MAX;
+
+impl Default for Context {
+    fn default() -> Self {
+        Context {
+            tags: 0,
+            families: 0,
+            positive_depth: NONE,
+            negative_depth: NONE,
+        }
+    }
 }
 
 /// The `in_*` bit of a semantic element.
@@ -246,26 +269,30 @@ pub fn blocks(page: &Page<'_>, vocab: &Vocabulary) -> Blocks {
     if page.elements.is_empty() {
         return out;
     }
-    // Pass 1, top-down over the elements: block owner, context, pre-order
-    // position.
-    let mut owner = vec![NodeId::NONE; len];
-    let mut ctx = vec![Context::default(); len];
-    let mut pos = vec![0u32; len];
+    out.element_parent.reserve(page.elements.len());
+    // Pass 1, top-down over the elements (indexed by their position in
+    // document order; only `pos` spans the whole arena): block owner,
+    // context.
+    let ne = page.elements.len();
+    let mut pos = vec![u32::MAX; len];
+    let mut owner = vec![0u32; ne];
+    let mut ctx = vec![Context::default(); ne];
     let mut cache: FxHashMap<&str, Families> = FxHashMap::default();
     for (i, &e) in page.elements.iter().enumerate() {
         pos[e.index()] = i as u32;
-        let tag = dom.tag(e).unwrap_or(Tag::DIV);
-        let parent = dom.node(e).parent;
-        let mut c = if e == root || parent.is_none() {
-            Context::default()
+        let up = dom.node(e).parent;
+        let parent = if e == root || up.is_none() {
+            u32::MAX
         } else {
-            ctx[parent.index()]
+            pos[up.index()]
         };
+        out.element_parent.push(parent);
+        let tag = dom.tag(e).unwrap_or(Tag::DIV);
+        let mut c = ctx.get(parent as usize).copied().unwrap_or_default();
         let is_block = e == root || matches!(flow(tag), Flow::Block | Flow::Cell);
-        owner[e.index()] = if is_block || parent.is_none() {
-            e
-        } else {
-            owner[parent.index()]
+        owner[i] = match owner.get(parent as usize) {
+            Some(&o) if !is_block => o,
+            _ => i as u32,
         };
         if let Some(b) = tag_bit(tag) {
             c.tags |= b;
@@ -283,33 +310,34 @@ pub fn blocks(page: &Page<'_>, vocab: &Vocabulary) -> Blocks {
         if fam != 0 {
             let depth = page.stats(e).depth;
             if fam & (1 << Family::Positive as u8) != 0 {
-                c.positive_depth = Some(depth);
+                c.positive_depth = depth;
             }
             if fam & NEGATIVE != 0 {
-                c.negative_depth = Some(depth);
+                c.negative_depth = depth;
             }
             c.families |= fam;
         }
-        ctx[e.index()] = c;
+        ctx[i] = c;
     }
     // Pass 2, over the text nodes: blocks in order of their first text,
     // with their own counts.
-    let mut index_of = vec![u32::MAX; len];
+    let mut index_of = vec![u32::MAX; ne];
     let mut own: Vec<Own> = Vec::new();
     out.text_block.reserve(page.texts.len());
     for t in &page.texts {
         let parent = dom.node(t.node).parent;
-        let b_el = if parent.is_none() {
-            root
+        let at = if parent.is_none() {
+            0
         } else {
-            owner[parent.index()]
+            pos[parent.index()]
         };
-        let b_el = if b_el.is_none() { root } else { b_el };
-        let mut k = index_of[b_el.index()];
+        let b_pos = owner.get(at as usize).copied().unwrap_or(0) as usize;
+        let mut k = index_of[b_pos];
         if k == u32::MAX {
             k = out.nodes.len() as u32;
-            index_of[b_el.index()] = k;
-            out.nodes.push(b_el);
+            index_of[b_pos] = k;
+            out.nodes.push(page.elements[b_pos]);
+            out.block_element.push(b_pos as u32);
             own.push(Own::default());
         }
         out.text_block.push(k);
@@ -326,20 +354,23 @@ pub fn blocks(page: &Page<'_>, vocab: &Vocabulary) -> Blocks {
     }
     let nb = out.nodes.len();
     // Pass 3, bottom-up over the elements: which blocks contain others.
-    let mut below = vec![false; len];
-    for &e in page.elements.iter().rev() {
-        let inside = below[e.index()] || index_of[e.index()] != u32::MAX;
-        let p = dom.node(e).parent;
-        if e != root && !p.is_none() && inside {
-            below[p.index()] = true;
+    let mut below = vec![false; ne];
+    for i in (1..ne).rev() {
+        let up = out.element_parent[i] as usize;
+        if up < i && (below[i] || index_of[i] != u32::MAX) {
+            below[up] = true;
         }
     }
-    out.leaf = out.nodes.iter().map(|n| !below[n.index()]).collect();
+    out.leaf = out
+        .block_element
+        .iter()
+        .map(|&i| !below[i as usize])
+        .collect();
     out.chars = own.iter().map(|o| o.chars).collect();
     out.comment = out
-        .nodes
+        .block_element
         .iter()
-        .map(|n| ctx[n.index()].families & (1 << Family::Comment as u8) != 0)
+        .map(|&i| ctx[i as usize].families & (1 << Family::Comment as u8) != 0)
         .collect();
 
     // Whole-page candidates. CETD-TPC's chosen block and its scores:
@@ -349,7 +380,7 @@ pub fn blocks(page: &Page<'_>, vocab: &Vocabulary) -> Blocks {
     // Readability's top candidate: each block of enough text scores
     // 1 + commas + length bonus for its parent and half for its
     // grandparent; a candidate's score is scaled by 1 − its link density.
-    let mut cand = vec![0f32; len];
+    let mut cand = vec![0f32; ne];
     for (k, &b_el) in out.nodes.iter().enumerate() {
         let o = &own[k];
         if o.chars < CANDIDATE_MIN_CHARS {
@@ -358,20 +389,21 @@ pub fn blocks(page: &Page<'_>, vocab: &Vocabulary) -> Blocks {
         let s = 1.0
             + o.commas as f32
             + (o.chars as f32 / CANDIDATE_LENGTH_UNIT).min(CANDIDATE_LENGTH_CAP);
-        let p = dom.node(b_el).parent;
-        if p.is_none() || b_el == root {
+        let p = out.element_parent[out.block_element[k] as usize] as usize;
+        if p >= ne || b_el == root {
             continue;
         }
-        cand[p.index()] += s;
-        let g = dom.node(p).parent;
-        if !g.is_none() && p != root {
-            cand[g.index()] += s / 2.0;
+        cand[p] += s;
+        if let Some(&g) = out.element_parent.get(p)
+            && (g as usize) < ne
+        {
+            cand[g as usize] += s / 2.0;
         }
     }
     // The first of the best in document order.
     let mut top: Option<(NodeId, f32)> = None;
-    for &e in &page.elements {
-        let s = cand[e.index()];
+    for (i, &e) in page.elements.iter().enumerate() {
+        let s = cand[i];
         if s > 0.0 {
             let st = page.stats(e);
             let s = s * (1.0 - ratio(st.link_chars, st.chars));
@@ -409,7 +441,7 @@ pub fn blocks(page: &Page<'_>, vocab: &Vocabulary) -> Blocks {
         let b_el = out.nodes[k];
         let o = own[k];
         let tag = dom.tag(b_el).unwrap_or(Tag::DIV);
-        let c = ctx[b_el.index()];
+        let c = ctx[out.block_element[k] as usize];
         let st = page.stats(b_el);
         let parent = dom.node(b_el).parent;
         let (pc, pl, gc, gl) = if parent.is_none() || b_el == root {
@@ -430,7 +462,10 @@ pub fn blocks(page: &Page<'_>, vocab: &Vocabulary) -> Blocks {
         } else {
             0.0
         };
-        let dist = |d: Option<u32>| d.map_or(NO_CONTAINER, |d| st.depth.saturating_sub(d) as f32);
+        let dist = |d: u32| match d {
+            NONE => NO_CONTAINER,
+            d => st.depth.saturating_sub(d) as f32,
+        };
         let (wlo, whi) = (k.saturating_sub(WINDOW), (k + WINDOW + 1).min(nb));
         let (wc, wl) = own[wlo..whi]
             .iter()
@@ -517,6 +552,7 @@ pub fn blocks(page: &Page<'_>, vocab: &Vocabulary) -> Blocks {
             top_share,
         ];
         out.features.push(f);
+        out.block_path.push(st.path.0);
         before += o.chars;
     }
     out
@@ -588,7 +624,10 @@ mod tests {
         let dom = parse("<body><div>intro <p>para</p> outro</div></body>");
         let page = page_of(&dom);
         let b = blocks(&page, &Vocabulary::new());
-        assert_eq!(b.nodes, vec![find(&dom, Tag::DIV, 0), find(&dom, Tag::P, 0)]);
+        assert_eq!(
+            b.nodes,
+            vec![find(&dom, Tag::DIV, 0), find(&dom, Tag::P, 0)]
+        );
         assert_eq!(b.leaf, vec![false, true]);
         assert_eq!(b.text_block, vec![0, 1, 0]);
     }
@@ -598,7 +637,11 @@ mod tests {
         let dom = parse("<body></body>");
         let b = blocks(&page_of(&dom), &Vocabulary::new());
         assert!(b.nodes.is_empty());
-        let deep = format!("<body>{}x{}</body>", "<div>".repeat(5000), "</div>".repeat(5000));
+        let deep = format!(
+            "<body>{}x{}</body>",
+            "<div>".repeat(5000),
+            "</div>".repeat(5000)
+        );
         let dom = parse(&deep);
         let b = blocks(&page_of(&dom), &Vocabulary::new());
         assert_eq!(b.nodes.len(), 1);

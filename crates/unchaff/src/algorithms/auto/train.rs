@@ -1,50 +1,67 @@
-//! Training data for the default extractor: every block of a page with
-//! text, its features, its label from the gold text, and its weight.
+//! Training the default extractor: every block of a page with text, its
+//! features, its label from the gold text, and its weight; then the two
+//! stages.
 //!
 //! Labels follow SPEC §6.2's rule (a block is content when at least half
 //! its tokens lie in 4-grams of the gold text), the same rule paper 5's
 //! SVM is trained with. Weights make every page count the same, whatever
 //! its number of blocks: a block weighs its share of the page's tokens, as
 //! a token-level F1 weighs it.
+//!
+//! The context stage must learn from block-stage probabilities like the
+//! ones it will see on new pages, not from a model's verdicts on its own
+//! training pages (far too confident). So the pages are split in two
+//! halves; each half's block-stage probabilities come from a model trained
+//! on the other half (out-of-fold stacking), and the context stage trains
+//! on those. The block stage that ships is then trained on all pages.
 
-use super::features::{self, N};
+use super::features::{self, Blocks};
 use super::vocab::Vocabulary;
+use super::{AutoModel, MODEL_VERSION, block_probabilities, context};
 use crate::Error;
 use crate::algorithms::template_svm::{GoldGrams, tokens};
 use crate::annotate::Page;
+use crate::gbdt::{self, Forest, TrainParams};
 
 /// The labelled blocks of one page.
 #[derive(Clone, Debug, Default)]
 pub struct PageSamples {
-    /// Features, [`features::NAMES`] order.
-    pub features: Vec<[f32; N]>,
-    /// Content (true) or noise.
-    pub labels: Vec<bool>,
+    /// Every block of the page with its features.
+    pub blocks: Blocks,
+    /// Each block's label: content (true), noise, or none (no tokens).
+    pub labels: Vec<Option<bool>>,
     /// Each block's share of the page's tokens (they sum to 1).
     pub weights: Vec<f32>,
 }
 
+impl PageSamples {
+    /// Whether any block has a label.
+    pub fn is_empty(&self) -> bool {
+        self.labels.iter().all(Option::is_none)
+    }
+}
+
 /// The labelled blocks of an annotated page.
 pub fn page_samples(page: &Page<'_>, vocab: &Vocabulary, gold: &str) -> PageSamples {
-    let b = features::blocks(page, vocab);
-    let mut own: Vec<Vec<u64>> = vec![Vec::new(); b.nodes.len()];
-    for (t, &k) in page.texts.iter().zip(&b.text_block) {
+    let blocks = features::blocks(page, vocab);
+    let mut own: Vec<Vec<u64>> = vec![Vec::new(); blocks.nodes.len()];
+    for (t, &k) in page.texts.iter().zip(&blocks.text_block) {
         if let Some(s) = page.dom.text_of(t.node) {
             tokens(s, &mut own[k as usize]);
         }
     }
     let grams = GoldGrams::new(gold);
-    let labels: Vec<Option<bool>> = own.iter().map(|t| grams.label(t)).collect();
+    let labels = own.iter().map(|t| grams.label(t)).collect();
     let total: usize = own.iter().map(Vec::len).sum();
-    let mut out = PageSamples::default();
-    for ((f, l), toks) in b.features.iter().zip(labels).zip(&own) {
-        if let Some(l) = l {
-            out.features.push(*f);
-            out.labels.push(l);
-            out.weights.push(toks.len() as f32 / total.max(1) as f32);
-        }
+    let weights = own
+        .iter()
+        .map(|t| t.len() as f32 / total.max(1) as f32)
+        .collect();
+    PageSamples {
+        blocks,
+        labels,
+        weights,
     }
-    out
 }
 
 /// The labelled blocks of a page given as bytes (decode, parse, clean,
@@ -52,4 +69,97 @@ pub fn page_samples(page: &Page<'_>, vocab: &Vocabulary, gold: &str) -> PageSamp
 pub fn samples_from_bytes(bytes: &[u8], gold: &str) -> Result<PageSamples, Error> {
     let prepared = crate::Prepared::new(bytes)?;
     Ok(page_samples(&prepared.page(), &Vocabulary::new(), gold))
+}
+
+/// A training page: its samples, how much the page weighs, and which half
+/// of the out-of-fold split it is in (0 or 1).
+#[derive(Clone, Debug)]
+pub struct TrainPage {
+    /// The page's blocks and labels.
+    pub samples: PageSamples,
+    /// The page's weight (its blocks' weights are multiplied by it).
+    pub weight: f32,
+    /// Its half for the out-of-fold block-stage probabilities.
+    pub half: u32,
+}
+
+/// A row-major training matrix.
+#[derive(Default)]
+struct Rows {
+    x: Vec<f32>,
+    y: Vec<bool>,
+    w: Vec<f32>,
+}
+
+impl Rows {
+    fn push(&mut self, f: &[f32], label: bool, w: f32) {
+        self.x.extend_from_slice(f);
+        self.y.push(label);
+        self.w.push(w);
+    }
+
+    /// Scales the weights to mean 1, so that `min_child_weight` reads in
+    /// blocks.
+    fn normalise(&mut self) {
+        let total: f32 = self.w.iter().sum();
+        let scale = self.y.len() as f32 / total.max(1e-9);
+        self.w.iter_mut().for_each(|v| *v *= scale);
+    }
+}
+
+fn block_rows<'a>(pages: impl Iterator<Item = &'a TrainPage>) -> Rows {
+    let mut r = Rows::default();
+    for p in pages {
+        let s = &p.samples;
+        for ((f, l), w) in s.blocks.features.iter().zip(&s.labels).zip(&s.weights) {
+            if let Some(l) = l {
+                r.push(f, *l, w * p.weight);
+            }
+        }
+    }
+    r.normalise();
+    r
+}
+
+fn train_rows(r: &Rows, names: &[&str], p: &TrainParams) -> Result<gbdt::Model, Error> {
+    gbdt::train(&r.x, &r.y, &r.w, names, p)
+}
+
+/// Trains both stages on `pages` (see the module documentation).
+/// `block_exit` is the block stage's early exit (see
+/// [`super::BLOCK_EXIT_MARGIN`]).
+pub fn train(
+    pages: &[TrainPage],
+    block_params: &TrainParams,
+    context_params: &TrainParams,
+    block_exit: f32,
+) -> Result<AutoModel, Error> {
+    // Out-of-fold block-stage models, one per half.
+    let halves: Vec<Forest> = (0..2)
+        .map(|h| {
+            let rows = block_rows(pages.iter().filter(|p| p.half != h));
+            train_rows(&rows, features::NAMES, block_params).map(|m| Forest::new(&m))
+        })
+        .collect::<Result<_, _>>()?;
+    let mut ctx = Rows::default();
+    for p in pages {
+        let s = &p.samples;
+        let forest = &halves[(p.half as usize).min(1)];
+        let prob = block_probabilities(forest, &s.blocks, block_exit);
+        let cf = context::context_features(&s.blocks, &prob);
+        for ((f, l), w) in cf.iter().zip(&s.labels).zip(&s.weights) {
+            if let Some(l) = l {
+                ctx.push(f, *l, w * p.weight);
+            }
+        }
+    }
+    ctx.normalise();
+    let context = train_rows(&ctx, context::NAMES, context_params)?;
+    let blocks = train_rows(&block_rows(pages.iter()), features::NAMES, block_params)?;
+    Ok(AutoModel {
+        version: MODEL_VERSION,
+        blocks,
+        context,
+        block_exit,
+    })
 }

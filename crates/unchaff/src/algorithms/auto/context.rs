@@ -1,0 +1,219 @@
+//! The context stage: every block's first-stage probability seen next to
+//! its neighbours', its containers' and its tag path's.
+//!
+//! The first stage classifies each block from its own features and a few
+//! neighbours'. Content, though, comes in regions: a paragraph in the
+//! middle of an article whose every other paragraph is content is content,
+//! and a lone "article-like" block inside a sidebar is not. This stage
+//! feeds a second, smaller model with aggregates of the first stage's
+//! probabilities — the classic stacked ("two-pass") block classifier — in
+//! linear passes over the blocks and the element tree.
+
+use super::features::{self, Blocks};
+
+/// The context features, in input order.
+pub const NAMES: &[&str] = &[
+    "p",
+    "p_prev",
+    "p_next",
+    "p_window3",
+    "p_window10",
+    "p_parent",
+    "p_grand",
+    "p_great",
+    "mass_parent",
+    "mass_grand",
+    "mass_great",
+    "in_main70",
+    "in_main50",
+    "main70_purity",
+    "main70_share",
+    "p_path",
+    "mass_path",
+    // A few first-stage features, so that the aggregates can be weighed by
+    // what the block is.
+    "chars_ln",
+    "link_ratio",
+    "heading_level",
+    "position",
+    "tag_li",
+    "in_cetd_tpc",
+];
+
+/// Number of context features.
+pub const N: usize = NAMES.len();
+
+/// First-stage features copied into the context features (their names).
+const COPIED: [&str; 6] = [
+    "chars_ln",
+    "link_ratio",
+    "heading_level",
+    "position",
+    "tag_li",
+    "in_cetd_tpc",
+];
+
+/// Blocks on either side in the near and far probability windows.
+const NEAR: usize = 3;
+/// See [`NEAR`].
+const FAR: usize = 10;
+
+/// Shares of the page's content mass (Σ probability × characters) that
+/// define the main regions: the deepest element holding at least this
+/// share.
+const MAIN_SHARES: [f32; 2] = [0.7, 0.5];
+
+fn mean(mass: f32, chars: f32) -> f32 {
+    if chars > 0.0 { mass / chars } else { 0.0 }
+}
+
+/// The context features of every block, from the first stage's
+/// probabilities `p`.
+pub fn context_features(b: &Blocks, p: &[f32]) -> Vec<[f32; N]> {
+    let nb = b.nodes.len();
+    let ne = b.element_parent.len();
+    if nb == 0 || p.len() != nb || b.block_element.len() != nb {
+        return Vec::new();
+    }
+    let chars: Vec<f32> = b.chars.iter().map(|&c| c.max(1) as f32).collect();
+    // Content mass and characters per element subtree, and subtree sizes:
+    // parents precede children, so one backward pass sums them.
+    let mut mass = vec![0f32; ne];
+    let mut size = vec![1u32; ne];
+    let mut tot = vec![0f32; ne];
+    for k in 0..nb {
+        let e = b.block_element[k] as usize;
+        if e < ne {
+            mass[e] += p[k] * chars[k];
+            tot[e] += chars[k];
+        }
+    }
+    for i in (1..ne).rev() {
+        let up = b.element_parent[i] as usize;
+        if up < i {
+            mass[up] += mass[i];
+            tot[up] += tot[i];
+            size[up] += size[i];
+        }
+    }
+    let total_mass = mass.first().copied().unwrap_or(0.0).max(1e-6);
+    // The main regions: the deepest (last in document order) element
+    // holding the share; those elements form a chain from the root.
+    let main = MAIN_SHARES.map(|s| {
+        (0..ne)
+            .rev()
+            .find(|&i| mass[i] >= s * total_mass)
+            .unwrap_or(0)
+    });
+    let inside = |anc: usize, e: usize| e >= anc && e < anc + size[anc] as usize;
+    // Tag-path aggregates.
+    let mut path_mass: rustc_hash::FxHashMap<u32, (f32, f32)> = Default::default();
+    for k in 0..nb {
+        let e = path_mass.entry(b.block_path[k]).or_default();
+        e.0 += p[k] * chars[k];
+        e.1 += chars[k];
+    }
+    // Prefix sums for the windows.
+    let mut pm = vec![0f32; nb + 1];
+    let mut pc = vec![0f32; nb + 1];
+    for k in 0..nb {
+        pm[k + 1] = pm[k] + p[k] * chars[k];
+        pc[k + 1] = pc[k] + chars[k];
+    }
+    let window = |k: usize, w: usize| {
+        let (lo, hi) = (k.saturating_sub(w), (k + w + 1).min(nb));
+        mean(pm[hi] - pm[lo], pc[hi] - pc[lo])
+    };
+    let copied: Vec<usize> = COPIED
+        .iter()
+        .map(|n| features::NAMES.iter().position(|m| m == n).unwrap_or(0))
+        .collect();
+    (0..nb)
+        .map(|k| {
+            let e = b.block_element[k] as usize;
+            let up = |x: usize| -> usize {
+                match b.element_parent.get(x) {
+                    Some(&u) if (u as usize) < ne => u as usize,
+                    _ => x,
+                }
+            };
+            let (a1, a2, a3) = (up(e), up(up(e)), up(up(up(e))));
+            let region = |a: usize| (mean(mass[a], tot[a]), mass[a] / total_mass);
+            let (p1, m1) = region(a1);
+            let (p2, m2) = region(a2);
+            let (p3, m3) = region(a3);
+            let (path_m, path_c) = path_mass.get(&b.block_path[k]).copied().unwrap_or_default();
+            let flag = |x: bool| if x { 1.0 } else { 0.0 };
+            let f = &b.features[k];
+            [
+                p[k],
+                if k > 0 { p[k - 1] } else { 0.0 },
+                p.get(k + 1).copied().unwrap_or(0.0),
+                window(k, NEAR),
+                window(k, FAR),
+                p1,
+                p2,
+                p3,
+                m1,
+                m2,
+                m3,
+                flag(inside(main[0], e)),
+                flag(inside(main[1], e)),
+                mean(mass[main[0]], tot[main[0]]),
+                mass[main[0]] / total_mass,
+                mean(path_m, path_c),
+                path_m / total_mass,
+                f[copied[0]],
+                f[copied[1]],
+                f[copied[2]],
+                f[copied[3]],
+                f[copied[4]],
+                f[copied[5]],
+            ]
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::algorithms::auto::vocab::Vocabulary;
+    use crate::algorithms::testutil::page_of;
+    use crate::parse::parse;
+
+    fn get(f: &[[f32; N]], k: usize, name: &str) -> f32 {
+        f[k][NAMES.iter().position(|n| *n == name).expect("a feature")]
+    }
+
+    #[test]
+    fn aggregates_by_hand() {
+        // Blocks: nav (8 chars), p "aaaa" (4), p "bbbbbbbb" (8), aside p
+        // "cccc" (4). First-stage p: 0, 1, 0.5, 0.
+        let dom = parse(
+            "<body><nav>Home New</nav><div><p>aaaa</p><p>bbbbbbbb</p></div>\
+             <aside><p>cccc</p></aside></body>",
+        );
+        let page = page_of(&dom);
+        let b = features::blocks(&page, &Vocabulary::new());
+        assert_eq!(b.chars, vec![8, 4, 8, 4]);
+        let f = context_features(&b, &[0.0, 1.0, 0.5, 0.0]);
+        // Mass: 0·8 + 1·4 + 0.5·8 + 0·4 = 8, all of it in the div.
+        // The div's mean p: 8 / 12; it holds the whole mass, so it is the
+        // main region at 70% and 50%.
+        assert!((get(&f, 1, "p_parent") - 8.0 / 12.0).abs() < 1e-6);
+        assert_eq!(get(&f, 1, "mass_parent"), 1.0);
+        assert_eq!(get(&f, 1, "in_main70"), 1.0);
+        assert_eq!(get(&f, 0, "in_main70"), 0.0);
+        assert_eq!(get(&f, 3, "in_main50"), 0.0);
+        assert!((get(&f, 3, "main70_purity") - 8.0 / 12.0).abs() < 1e-6);
+        // Neighbours and windows (±3 covers the whole page: 8 / 24).
+        assert_eq!(get(&f, 2, "p_prev"), 1.0);
+        assert_eq!(get(&f, 3, "p_next"), 0.0);
+        assert!((get(&f, 0, "p_window3") - 8.0 / 24.0).abs() < 1e-6);
+        // The two div paragraphs share a path (mean 8 / 12, mass 1); the
+        // aside's paragraph has its own (html/body/aside/p).
+        assert!((get(&f, 1, "p_path") - 8.0 / 12.0).abs() < 1e-6);
+        assert_eq!(get(&f, 3, "p_path"), 0.0);
+        assert_eq!(context_features(&b, &[0.5]), Vec::<[f32; N]>::new());
+    }
+}
