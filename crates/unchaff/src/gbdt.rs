@@ -70,7 +70,11 @@ impl Model {
                     break;
                 }
                 let v = x.get(f as usize).copied().unwrap_or(0.0);
-                i = if v <= thr { left as usize } else { left as usize + 1 };
+                i = if v <= thr {
+                    left as usize
+                } else {
+                    left as usize + 1
+                };
             }
         }
         s
