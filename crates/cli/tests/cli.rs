@@ -205,13 +205,32 @@ fn help_explains() {
     assert!(stdout(&o).contains("--charset"));
 }
 
-/// A small dataset in the shared layout, written by the test.
-fn fixture_dataset(root: &Path) -> PathBuf {
-    let dir = root.join("tiny");
+/// Writes a dataset folder in the shared layout: for each page, its id,
+/// HTML (gzipped into `pages/`), gold text and manifest line.
+fn write_dataset(dir: &Path, pages: &[(String, String, String, String)]) {
     std::fs::create_dir_all(dir.join("pages")).unwrap();
     std::fs::create_dir_all(dir.join("gold")).unwrap();
     let mut manifest = String::new();
+    for (id, html, gold, line) in pages {
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        gz.write_all(html.as_bytes()).unwrap();
+        std::fs::write(
+            dir.join(format!("pages/{id}.html.gz")),
+            gz.finish().unwrap(),
+        )
+        .unwrap();
+        std::fs::write(dir.join(format!("gold/{id}.txt")), gold).unwrap();
+        manifest.push_str(line);
+        manifest.push('\n');
+    }
+    std::fs::write(dir.join("manifest.jsonl"), manifest).unwrap();
+}
+
+/// A small dataset in the shared layout, written by the test.
+fn fixture_dataset(root: &Path) -> PathBuf {
+    let dir = root.join("tiny");
     let body = "Rivers carry stones a long way downstream when the spring floods come early.";
+    let mut pages = Vec::new();
     for (i, lang) in ["en", "en", "zh"].iter().enumerate() {
         let id = format!("p{i}");
         let text = if *lang == "zh" {
@@ -223,23 +242,12 @@ fn fixture_dataset(root: &Path) -> PathBuf {
             "<html><body><ul><li><a href=/>Home</a></li><li><a href=/x>Menu</a></li></ul>\
              <div class=story><p>{text}</p><p>{text}</p></div><footer>© site</footer></body></html>"
         );
-        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
-        gz.write_all(html.as_bytes()).unwrap();
-        std::fs::write(
-            dir.join(format!("pages/{id}.html.gz")),
-            gz.finish().unwrap(),
-        )
-        .unwrap();
-        std::fs::write(
-            dir.join(format!("gold/{id}.txt")),
-            format!("{text}\n{text}\n"),
-        )
-        .unwrap();
-        manifest.push_str(&format!(
-            "{{\"id\": \"{id}\", \"url\": \"https://example.org/{id}\", \"lang\": \"{lang}\"}}\n"
-        ));
+        let line = format!(
+            "{{\"id\": \"{id}\", \"url\": \"https://example.org/{id}\", \"lang\": \"{lang}\"}}"
+        );
+        pages.push((id, html, format!("{text}\n{text}\n"), line));
     }
-    std::fs::write(dir.join("manifest.jsonl"), manifest).unwrap();
+    write_dataset(&dir, &pages);
     dir
 }
 
@@ -293,8 +301,6 @@ fn eval_save_and_score_agree() {
 /// header line and a sidebar around one long paragraph (the gold).
 fn compare_dataset(root: &Path) -> PathBuf {
     let dir = root.join("two");
-    std::fs::create_dir_all(dir.join("pages")).unwrap();
-    std::fs::create_dir_all(dir.join("gold")).unwrap();
     let body = "Rivers carry stones a long way downstream when the spring floods come early.";
     let long: Vec<String> = (0..8)
         .map(|i| {
@@ -324,19 +330,14 @@ fn compare_dataset(root: &Path) -> PathBuf {
             format!("{long}\n"),
         ),
     ];
-    let mut manifest = String::new();
-    for (id, html, gold) in pages {
-        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
-        gz.write_all(html.as_bytes()).unwrap();
-        std::fs::write(
-            dir.join(format!("pages/{id}.html.gz")),
-            gz.finish().unwrap(),
-        )
-        .unwrap();
-        std::fs::write(dir.join(format!("gold/{id}.txt")), gold).unwrap();
-        manifest.push_str(&format!("{{\"id\": \"{id}\", \"lang\": \"en\"}}\n"));
-    }
-    std::fs::write(dir.join("manifest.jsonl"), manifest).unwrap();
+    let pages: Vec<_> = pages
+        .into_iter()
+        .map(|(id, html, gold)| {
+            let line = format!("{{\"id\": \"{id}\", \"lang\": \"en\"}}");
+            (id.to_string(), html, gold, line)
+        })
+        .collect();
+    write_dataset(&dir, &pages);
     dir
 }
 

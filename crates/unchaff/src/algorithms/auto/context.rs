@@ -30,8 +30,8 @@ pub const NAMES: &[&str] = &[
     "main70_share",
     "p_path",
     "mass_path",
-    // A few first-stage features, so that the aggregates can be weighed by
-    // what the block is.
+    // The last COPIED names are first-stage features, copied so that the
+    // aggregates can be weighed by what the block is.
     "chars_ln",
     "link_ratio",
     "heading_level",
@@ -43,15 +43,8 @@ pub const NAMES: &[&str] = &[
 /// Number of context features.
 pub const N: usize = NAMES.len();
 
-/// First-stage features copied into the context features (their names).
-const COPIED: [&str; 6] = [
-    "chars_ln",
-    "link_ratio",
-    "heading_level",
-    "position",
-    "tag_li",
-    "in_cetd_tpc",
-];
+/// How many first-stage features end [`NAMES`] (copied by name).
+const COPIED: usize = 6;
 
 /// Blocks on either side in the near and far probability windows.
 const NEAR: usize = 3;
@@ -124,7 +117,7 @@ pub fn context_features(b: &Blocks, p: &[f32]) -> Vec<[f32; N]> {
         let (lo, hi) = (k.saturating_sub(w), (k + w + 1).min(nb));
         mean(pm[hi] - pm[lo], pc[hi] - pc[lo])
     };
-    let copied: Vec<usize> = COPIED
+    let copied: Vec<usize> = NAMES[N - COPIED..]
         .iter()
         .map(|n| features::NAMES.iter().position(|m| m == n).unwrap_or(0))
         .collect();
@@ -145,6 +138,7 @@ pub fn context_features(b: &Blocks, p: &[f32]) -> Vec<[f32; N]> {
             let (path_m, path_c) = path_mass.get(&b.block_path[k]).copied().unwrap_or_default();
             let flag = |x: bool| if x { 1.0 } else { 0.0 };
             let f = &b.features[k];
+            let c = |i: usize| f[copied[i]];
             [
                 p[k],
                 if k > 0 { p[k - 1] } else { 0.0 },
@@ -163,12 +157,12 @@ pub fn context_features(b: &Blocks, p: &[f32]) -> Vec<[f32; N]> {
                 mass[main[0]] / total_mass,
                 mean(path_m, path_c),
                 path_m / total_mass,
-                f[copied[0]],
-                f[copied[1]],
-                f[copied[2]],
-                f[copied[3]],
-                f[copied[4]],
-                f[copied[5]],
+                c(0),
+                c(1),
+                c(2),
+                c(3),
+                c(4),
+                c(5),
             ]
         })
         .collect()
@@ -183,6 +177,13 @@ mod tests {
 
     fn get(f: &[[f32; N]], k: usize, name: &str) -> f32 {
         f[k][NAMES.iter().position(|n| *n == name).expect("a feature")]
+    }
+
+    #[test]
+    fn copied_names_are_first_stage_features() {
+        for n in &NAMES[N - COPIED..] {
+            assert!(features::NAMES.contains(n), "{n}");
+        }
     }
 
     #[test]
