@@ -77,7 +77,7 @@ pub struct Entry {
 pub const REGISTRY: &[Entry] = &[
     Entry {
         name: "auto",
-        summary: "block classifier (boosted trees) over the seed signals and structural cues; the default",
+        summary: "two-stage boosted-tree block classifier over the seed signals and structural cues",
         build: auto::build,
     },
     Entry {
