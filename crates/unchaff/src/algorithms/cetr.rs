@@ -310,7 +310,7 @@ pub fn gaussian_smooth(xs: &[f64], sigma: f64, radius: usize) -> Vec<f64> {
         .collect()
 }
 
-/// G_l = |mean(xs[l+1 ..= l+alpha]) − xs[l]| (fewer terms near the end,
+/// `G_l = |mean(xs[l+1 ..= l+alpha]) − xs[l]|` (fewer terms near the end,
 /// 0 on the last element). O(n) with a sliding sum.
 pub fn derivative(xs: &[f64], alpha: usize) -> Vec<f64> {
     let n = xs.len();
