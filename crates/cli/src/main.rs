@@ -259,6 +259,9 @@ struct TrainArgs {
     /// auto: early exit of the block stage (log-odds), saved with the model.
     #[arg(long, default_value_t = unchaff::algorithms::auto::BLOCK_EXIT_MARGIN)]
     block_exit: f32,
+    /// auto: each page weighs (its folder's pages)^-P: 0.5 (default) gives a folder sqrt(pages) in all, 1 makes folders equal, 0 pages equal.
+    #[arg(long, value_name = "P", default_value_t = 0.5)]
+    folder_weight: f32,
     /// auto: trees of the context stage.
     #[arg(long, default_value_t = 60)]
     context_trees: usize,
@@ -909,10 +912,11 @@ fn cmd_train_auto(a: TrainArgs) -> CliResult {
                     .map_err(|e| format!("{}/{}: {e}", ds.name, p.id))
             })
             .collect();
-        // Every folder weighs sqrt(its pages): large folders count more,
-        // but not so much that the small ones (scrapinghub, chinese-wce)
-        // vanish; within a folder every page weighs the same.
-        let weight = 1.0 / (ds.pages.len().max(1) as f32).sqrt();
+        // Every page of a folder weighs pages^-p, so the folder weighs
+        // pages^(1-p) in all: at the default p = 0.5, large folders count
+        // more, but not so much that the small ones (scrapinghub,
+        // chinese-wce) vanish.
+        let weight = (ds.pages.len().max(1) as f32).powf(-a.folder_weight);
         for r in done {
             match r {
                 Ok((id, samples)) if !samples.is_empty() => pages.push(train::TrainPage {
