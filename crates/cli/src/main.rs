@@ -916,7 +916,15 @@ fn cmd_train_auto(a: TrainArgs) -> CliResult {
         // pages^(1-p) in all: at the default p = 0.5, large folders count
         // more, but not so much that the small ones (scrapinghub,
         // chinese-wce) vanish.
-        let weight = (ds.pages.len().max(1) as f32).powf(-a.folder_weight);
+        let n = ds.pages.len().max(1) as f32;
+        // 1/sqrt exactly at the default: the shipped model was trained so,
+        // and boosting turns an ulp's difference in a weight into other
+        // trees (`powf(-0.5)` rounds differently).
+        let weight = if a.folder_weight == 0.5 {
+            1.0 / n.sqrt()
+        } else {
+            n.powf(-a.folder_weight)
+        };
         for r in done {
             match r {
                 Ok((id, samples)) if !samples.is_empty() => pages.push(train::TrainPage {
