@@ -11,20 +11,10 @@ fn cetd_scrapinghub_floor() {
     let Some(root) = common::data_root() else {
         return;
     };
-    let (ds, preds) = common::run_folder(&root, "scrapinghub", "cetd", &[]);
     // Measured 0.857; SPEC §9: a faithful implementation ≈ 0.855.
-    common::assert_floor(
-        "cetd scrapinghub shingle F1",
-        common::shingle(&ds, &preds).f1,
-        0.847,
-    );
-    let (ds, preds) = common::run_folder(&root, "scrapinghub", "cetd-td", &[]);
+    common::shingle_floor(&root, "scrapinghub", "cetd", &[], 0.847);
     // Measured 0.878; SPEC §9: ≈ 0.875.
-    common::assert_floor(
-        "cetd-td scrapinghub shingle F1",
-        common::shingle(&ds, &preds).f1,
-        0.868,
-    );
+    common::shingle_floor(&root, "scrapinghub", "cetd-td", &[], 0.868);
 }
 
 #[test]
@@ -32,13 +22,8 @@ fn cetd_dragnet_floor() {
     let Some(root) = common::data_root() else {
         return;
     };
-    let (ds, preds) = common::run_folder(&root, "dragnet", "cetd", &[]);
     // Measured 0.773; SPEC §9: ≈ 0.763.
-    common::assert_floor(
-        "cetd dragnet shingle F1",
-        common::shingle(&ds, &preds).f1,
-        0.763,
-    );
+    common::shingle_floor(&root, "dragnet", "cetd", &[], 0.763);
 }
 
 /// A page of `n` article paragraphs, each after a small link menu:

@@ -34,13 +34,8 @@ fn cetd_tpc_dragnet_floor() {
     let Some(root) = common::data_root() else {
         return;
     };
-    let (ds, preds) = common::run_folder(&root, "dragnet", "cetd-tpc", &[]);
     // Measured 0.784 at λ = 1.0 (0.755 at SPEC's 0.3): guards the λ choice.
-    common::assert_floor(
-        "cetd-tpc dragnet shingle F1",
-        common::shingle(&ds, &preds).f1,
-        0.775,
-    );
+    common::shingle_floor(&root, "dragnet", "cetd-tpc", &[], 0.775);
 }
 
 #[test]

@@ -12,20 +12,10 @@ fn cetr_scrapinghub_floor() {
     let Some(root) = common::data_root() else {
         return;
     };
-    let (ds, preds) = common::run_folder(&root, "scrapinghub", "cetr", &[]);
     // Measured 0.769; SPEC §9: a faithful implementation ≈ 0.769.
-    common::assert_floor(
-        "cetr scrapinghub shingle F1",
-        common::shingle(&ds, &preds).f1,
-        0.759,
-    );
-    let (ds, preds) = common::run_folder(&root, "scrapinghub", "cetr-tm", &[]);
+    common::shingle_floor(&root, "scrapinghub", "cetr", &[], 0.759);
     // Measured 0.797 at our default λ = 1.5.
-    common::assert_floor(
-        "cetr-tm scrapinghub shingle F1",
-        common::shingle(&ds, &preds).f1,
-        0.787,
-    );
+    common::shingle_floor(&root, "scrapinghub", "cetr-tm", &[], 0.787);
 }
 
 #[test]
@@ -33,13 +23,8 @@ fn cetr_dragnet_floor() {
     let Some(root) = common::data_root() else {
         return;
     };
-    let (ds, preds) = common::run_folder(&root, "dragnet", "cetr", &[]);
     // Measured 0.655; SPEC §9: ≈ 0.659.
-    common::assert_floor(
-        "cetr dragnet shingle F1",
-        common::shingle(&ds, &preds).f1,
-        0.645,
-    );
+    common::shingle_floor(&root, "dragnet", "cetr", &[], 0.645);
 }
 
 /// A page of `n` article paragraphs, each after a small link menu, with

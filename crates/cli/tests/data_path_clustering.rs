@@ -16,13 +16,8 @@ fn path_clustering_scrapinghub_floor() {
     let Some(root) = common::data_root() else {
         return;
     };
-    let (ds, preds) = common::run_folder(&root, "scrapinghub", "path-clustering", &[]);
     // Measured 0.841 (docs/RESULTS.md); SPEC §9: 0.813.
-    common::assert_floor(
-        "path-clustering scrapinghub shingle F1",
-        common::shingle(&ds, &preds).f1,
-        0.830,
-    );
+    common::shingle_floor(&root, "scrapinghub", "path-clustering", &[], 0.830);
 }
 
 #[test]

@@ -93,6 +93,24 @@ pub fn token_f1_zh(ds: &Dataset, preds: &HashMap<String, String>) -> f64 {
     f1s.iter().sum::<f64>() / f1s.len().max(1) as f64
 }
 
+/// Runs `algorithm` with `params` over `folder` and asserts its shingle F1
+/// is at least `floor`.
+pub fn shingle_floor(
+    root: &std::path::Path,
+    folder: &str,
+    algorithm: &str,
+    params: &[(&str, &str)],
+    floor: f64,
+) {
+    let (ds, preds) = run_folder(root, folder, algorithm, params);
+    let with: String = params.iter().map(|(k, v)| format!(" {k}={v}")).collect();
+    assert_floor(
+        &format!("{algorithm}{with} {folder} shingle F1"),
+        shingle(&ds, &preds).f1,
+        floor,
+    );
+}
+
 /// Asserts `value >= floor`, naming what was measured.
 pub fn assert_floor(what: &str, value: f64, floor: f64) {
     eprintln!("{what}: {value:.4} (floor {floor:.3})");
