@@ -27,6 +27,9 @@ pub const DROPPED: &[Tag] = &[
     Tag::BUTTON,
     Tag::INPUT,
     Tag::HEAD,
+    // A `<title>` in the body (pages pasted into other pages, archives'
+    // wrappers): browsers never display one.
+    Tag::TITLE,
     Tag::LINK,
     Tag::META,
     Tag::BASE,
@@ -36,6 +39,25 @@ pub const DROPPED: &[Tag] = &[
     Tag::FRAMESET,
     Tag::NOFRAMES,
 ];
+
+/// [`DROPPED`] as a table indexed by tag id: [`clean`] asks for every
+/// element of the page, and a table is one load where the list is twenty
+/// comparisons.
+static DROPPED_TABLE: [bool; Tag::KNOWN] = {
+    let mut t = [false; Tag::KNOWN];
+    let mut i = 0;
+    while i < DROPPED.len() {
+        t[DROPPED[i].0 as usize] = true;
+        i += 1;
+    }
+    t
+};
+
+/// Whether `tag` is one of [`DROPPED`].
+#[inline]
+fn is_dropped(tag: Tag) -> bool {
+    DROPPED_TABLE.get(tag.0 as usize).copied().unwrap_or(false)
+}
 
 /// Elements kept as an (empty) box whose children are dropped: the box
 /// still marks a picture or formula in the layout, its internals are
@@ -64,7 +86,7 @@ pub fn clean(dom: &mut Dom, root: NodeId) -> CleanReport {
     while let Some(id) = next {
         let mut skip_children = false;
         if let Some(tag) = dom.tag(id) {
-            if id != root && DROPPED.contains(&tag) {
+            if id != root && is_dropped(tag) {
                 report.dropped += 1;
                 doomed.push(id);
                 skip_children = true;
@@ -142,6 +164,14 @@ pub fn style_hides(style: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_dropped_table_is_the_list() {
+        for i in 0..Tag::KNOWN as u16 {
+            assert_eq!(is_dropped(Tag(i)), DROPPED.contains(&Tag(i)), "{i}");
+        }
+        assert!(!is_dropped(Tag(u16::MAX)));
+    }
+
     use super::*;
     use crate::parse::parse;
 

@@ -21,12 +21,16 @@
 //!    nothing of a page that has text) it takes the less certain blocks
 //!    too, and failing that CETD-TPC's block.
 //!
+//! 4. [`headline::drop_headline`] leaves the headline to the metadata:
+//!    the body starts after it.
+//!
 //! Comment sections are noise unless the extractor is built with
 //! `include-comments=1` (`--include-comments`): then the prose of every
 //! block in a comment container (class/id vocabulary) is kept as well.
 
 pub mod context;
 pub mod features;
+pub mod headline;
 pub mod train;
 pub mod vocab;
 
@@ -170,6 +174,8 @@ pub struct Auto {
     pub fallback: bool,
     /// See [`EXIT_MARGIN`].
     pub exit_margin: f32,
+    /// Keep the headline in the body (`keep-title=1`; see [`headline`]).
+    pub keep_title: bool,
     /// Whether the context stage runs (`context=0`: the block stage's
     /// probabilities decide, for comparison).
     pub use_context: bool,
@@ -193,6 +199,7 @@ impl Auto {
             fallback: true,
             exit_margin: EXIT_MARGIN,
             use_context: true,
+            keep_title: false,
         })
     }
 
@@ -252,6 +259,9 @@ impl Auto {
             }
             keep = k2;
         }
+        if !self.keep_title {
+            headline::drop_headline(page, b, &mut keep);
+        }
         let mut scores = vec![0f32; page.dom.len()];
         let mut nodes = Vec::new();
         for (k, &n) in b.nodes.iter().enumerate() {
@@ -285,6 +295,7 @@ pub(super) fn build(p: &mut Params) -> Result<Box<dyn Algorithm>, Error> {
     a.fallback = p.f64("fallback", 1.0)? != 0.0;
     a.exit_margin = p.f64("exit-margin", EXIT_MARGIN as f64)? as f32;
     a.use_context = p.f64("context", 1.0)? != 0.0;
+    a.keep_title = p.f64("keep-title", 0.0)? != 0.0;
     Ok(Box::new(a))
 }
 
