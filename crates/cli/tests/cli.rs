@@ -73,14 +73,22 @@ fn extract_markdown_html_and_json_metadata() {
         .arg(example()));
     assert!(o.status.success(), "{}", stderr(&o));
     let md = stdout(&o);
+    // The headline is the page's title (metadata), not its body …
+    assert!(md.starts_with("By Mara Ellison"), "{md}");
+    assert!(md.contains("\n## Counting stones\n"), "{md}");
+    // … unless asked for.
+    let o = run(unchaff()
+        .args(["extract", "-f", "markdown", "-p", "keep-title=1"])
+        .arg(example()));
+    let md = stdout(&o);
     assert!(
         md.starts_with("# How the river town rebuilt its bridge\n\n"),
         "{md}"
     );
-    assert!(md.contains("\n## Counting stones\n"), "{md}");
     let o = run(unchaff().args(["extract", "-f", "html"]).arg(example()));
     let html = stdout(&o);
-    assert!(html.starts_with("<h1>How the river town"), "{html}");
+    assert!(html.starts_with("<p>By Mara Ellison"), "{html}");
+    assert!(html.contains("<h2>Counting stones</h2>"), "{html}");
     assert!(
         !html.contains("<script") && !html.contains("<div"),
         "{html}"
