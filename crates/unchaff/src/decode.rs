@@ -133,8 +133,8 @@ pub fn decode(bytes: &[u8], caller: Option<&str>) -> Result<Decoded, Error> {
         return Ok(decode_declared(bytes, enc, CharsetSource::Meta));
     }
     // 4. Valid UTF-8.
-    if std::str::from_utf8(bytes).is_ok() {
-        return Ok(finish(bytes, UTF_8, CharsetSource::Utf8Valid));
+    if let Ok(text) = std::str::from_utf8(bytes) {
+        return Ok(valid_utf8(text, CharsetSource::Utf8Valid));
     }
     // 5. Detection; 6. windows-1252 is chardetng's own last resort.
     Ok(detect(bytes))
@@ -143,14 +143,18 @@ pub fn decode(bytes: &[u8], caller: Option<&str>) -> Result<Decoded, Error> {
 /// Decodes with a declared encoding unless the bytes prove it wrong.
 fn decode_declared(bytes: &[u8], enc: &'static Encoding, source: CharsetSource) -> Decoded {
     if enc == UTF_8 {
-        if std::str::from_utf8(bytes).is_ok() {
-            return finish(bytes, UTF_8, source);
+        if let Ok(text) = std::str::from_utf8(bytes) {
+            return valid_utf8(text, source);
         }
         return detect(bytes);
     }
-    let valid_utf8 = !bytes.is_ascii() && std::str::from_utf8(bytes).is_ok();
-    if enc.is_single_byte() && valid_utf8 {
-        return finish(bytes, UTF_8, CharsetSource::Utf8Valid);
+    let utf8 = if bytes.is_ascii() {
+        None
+    } else {
+        std::str::from_utf8(bytes).ok()
+    };
+    if let Some(text) = utf8.filter(|_| enc.is_single_byte()) {
+        return valid_utf8(text, CharsetSource::Utf8Valid);
     }
     let declared = finish(bytes, enc, source);
     if !declared.had_errors {
@@ -163,8 +167,8 @@ fn decode_declared(bytes: &[u8], enc: &'static Encoding, source: CharsetSource) 
     // characters: a page in the declared charset with one cut character
     // disqualifies that charset in the detector, whose fallback is then a
     // single-byte encoding that "decodes" everything into mojibake.
-    if valid_utf8 {
-        return finish(bytes, UTF_8, CharsetSource::Utf8Valid);
+    if let Some(text) = utf8 {
+        return valid_utf8(text, CharsetSource::Utf8Valid);
     }
     let detected = detect(bytes);
     if detected.encoding != enc
@@ -195,6 +199,16 @@ fn detect(bytes: &[u8]) -> Decoded {
         CharsetSource::Detected
     };
     finish(bytes, enc, source)
+}
+
+/// [`finish`] for bytes already checked to be UTF-8 (no second pass).
+fn valid_utf8(text: &str, source: CharsetSource) -> Decoded {
+    Decoded {
+        text: text.to_owned(),
+        encoding: UTF_8,
+        source,
+        had_errors: false,
+    }
 }
 
 fn finish(bytes: &[u8], enc: &'static Encoding, source: CharsetSource) -> Decoded {

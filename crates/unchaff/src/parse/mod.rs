@@ -10,9 +10,11 @@
 use std::borrow::Cow;
 use std::cell::RefCell;
 
-use html5ever::interface::{ElemName, ElementFlags, NodeOrText, QuirksMode, TreeSink};
+use html5ever::interface::{ElementFlags, NodeOrText, QuirksMode, TreeSink};
 use html5ever::tendril::{StrTendril, TendrilSink};
-use html5ever::{Attribute, LocalName, Namespace, QualName, ns, parse_document};
+use html5ever::{
+    Attribute, ExpandedName, LocalName, Namespace, QualName, local_name, ns, parse_document,
+};
 
 use crate::dom::{Attr, DOCUMENT, Dom, ElementData, NodeId, NodeKind};
 
@@ -21,7 +23,8 @@ mod prefilter;
 pub use prefilter::{MAX_DEPTH, prefilter};
 
 /// Parses a whole document, after the [`prefilter`] (script, style and
-/// noscript bodies skipped, nesting capped at [`MAX_DEPTH`]).
+/// noscript bodies skipped, unread attributes such as `data-*` cut, nesting
+/// capped at [`MAX_DEPTH`]).
 pub fn parse(html: &str) -> Dom {
     parse_unfiltered(&prefilter(html))
 }
@@ -35,20 +38,27 @@ pub fn parse_unfiltered(html: &str) -> Dom {
     parser.one(StrTendril::from_slice(html))
 }
 
-/// An element's full name, handed to the tree builder by value (the arena
-/// sits behind a `RefCell`, so no reference into it can be returned).
-#[derive(Debug)]
-pub struct OwnedName {
+/// The tree builder's handle on a node: its arena id and, for elements,
+/// its name. html5ever asks for an element's name for every entry of the
+/// stack of open elements at every scope check; carrying the name in the
+/// handle lets [`TreeSink::elem_name`] lend it without touching the arena,
+/// which sits behind a `RefCell` and so could only hand out clones
+/// (cloning and dropping them was 3% of `unchaff bench`).
+#[derive(Clone, Debug)]
+struct Handle {
+    id: NodeId,
     ns: Namespace,
     local: LocalName,
 }
 
-impl ElemName for OwnedName {
-    fn ns(&self) -> &Namespace {
-        &self.ns
-    }
-    fn local_name(&self) -> &LocalName {
-        &self.local
+impl Handle {
+    /// A node that is not an element (the tree builder never asks its name).
+    fn other(id: NodeId) -> Handle {
+        Handle {
+            id,
+            ns: ns!(),
+            local: local_name!(""),
+        }
     }
 }
 
@@ -86,9 +96,9 @@ impl Sink {
 }
 
 impl TreeSink for Sink {
-    type Handle = NodeId;
+    type Handle = Handle;
     type Output = Dom;
-    type ElemName<'a> = OwnedName;
+    type ElemName<'a> = ExpandedName<'a>;
 
     fn finish(self) -> Dom {
         self.dom.into_inner()
@@ -96,65 +106,63 @@ impl TreeSink for Sink {
 
     fn parse_error(&self, _msg: Cow<'static, str>) {}
 
-    fn get_document(&self) -> NodeId {
-        DOCUMENT
+    fn get_document(&self) -> Handle {
+        Handle::other(DOCUMENT)
     }
 
-    fn elem_name<'a>(&'a self, target: &'a NodeId) -> OwnedName {
-        match &self.dom.borrow().nodes[target.index()].kind {
-            NodeKind::Element(e) => OwnedName {
-                ns: e.ns.clone(),
-                local: e.name.clone(),
-            },
-            // The tree builder only asks for elements' names.
-            _ => OwnedName {
-                ns: ns!(),
-                local: LocalName::from(""),
-            },
+    fn elem_name<'a>(&'a self, target: &'a Handle) -> ExpandedName<'a> {
+        ExpandedName {
+            ns: &target.ns,
+            local: &target.local,
         }
     }
 
-    fn create_element(&self, name: QualName, attrs: Vec<Attribute>, _: ElementFlags) -> NodeId {
+    fn create_element(&self, name: QualName, attrs: Vec<Attribute>, _: ElementFlags) -> Handle {
         let mut dom = self.dom.borrow_mut();
         let tag = dom.intern_tag(&name.local);
         let attrs_start = u32::try_from(dom.attrs.len()).unwrap_or(u32::MAX);
         Sink::push_attrs(&mut dom, &attrs);
-        dom.push(NodeKind::Element(ElementData {
+        let id = dom.push(NodeKind::Element(ElementData {
             tag,
-            name: name.local,
-            ns: name.ns,
+            name: name.local.clone(),
+            ns: name.ns.clone(),
             attrs_start,
             attrs_len: attrs.len() as u32,
-        }))
+        }));
+        Handle {
+            id,
+            ns: name.ns,
+            local: name.local,
+        }
     }
 
-    fn create_comment(&self, _text: StrTendril) -> NodeId {
-        self.dom.borrow_mut().push(NodeKind::Other)
+    fn create_comment(&self, _text: StrTendril) -> Handle {
+        Handle::other(self.dom.borrow_mut().push(NodeKind::Other))
     }
 
-    fn create_pi(&self, _target: StrTendril, _data: StrTendril) -> NodeId {
-        self.dom.borrow_mut().push(NodeKind::Other)
+    fn create_pi(&self, _target: StrTendril, _data: StrTendril) -> Handle {
+        Handle::other(self.dom.borrow_mut().push(NodeKind::Other))
     }
 
-    fn append(&self, parent: &NodeId, child: NodeOrText<NodeId>) {
+    fn append(&self, parent: &Handle, child: NodeOrText<Handle>) {
         let mut dom = self.dom.borrow_mut();
         match child {
             NodeOrText::AppendNode(c) => {
-                if Sink::is_linkable(&dom, c) {
-                    dom.append_child(*parent, c);
+                if Sink::is_linkable(&dom, c.id) {
+                    dom.append_child(parent.id, c.id);
                 }
             }
-            NodeOrText::AppendText(t) => Sink::add_text(&mut dom, *parent, &t),
+            NodeOrText::AppendText(t) => Sink::add_text(&mut dom, parent.id, &t),
         }
     }
 
     fn append_based_on_parent_node(
         &self,
-        element: &NodeId,
-        prev_element: &NodeId,
-        child: NodeOrText<NodeId>,
+        element: &Handle,
+        prev_element: &Handle,
+        child: NodeOrText<Handle>,
     ) {
-        let has_parent = !self.dom.borrow().nodes[element.index()].parent.is_none();
+        let has_parent = !self.dom.borrow().nodes[element.id.index()].parent.is_none();
         if has_parent {
             self.append_before_sibling(element, child);
         } else {
@@ -164,26 +172,27 @@ impl TreeSink for Sink {
 
     fn append_doctype_to_document(&self, _: StrTendril, _: StrTendril, _: StrTendril) {}
 
-    fn get_template_contents(&self, _target: &NodeId) -> NodeId {
+    fn get_template_contents(&self, _target: &Handle) -> Handle {
         // An unlinked fragment: whatever goes in it never reaches the page.
-        self.dom.borrow_mut().push(NodeKind::Document)
+        Handle::other(self.dom.borrow_mut().push(NodeKind::Document))
     }
 
-    fn same_node(&self, x: &NodeId, y: &NodeId) -> bool {
-        x == y
+    fn same_node(&self, x: &Handle, y: &Handle) -> bool {
+        x.id == y.id
     }
 
     fn set_quirks_mode(&self, _mode: QuirksMode) {}
 
-    fn append_before_sibling(&self, sibling: &NodeId, new_node: NodeOrText<NodeId>) {
+    fn append_before_sibling(&self, sibling: &Handle, new_node: NodeOrText<Handle>) {
         let mut dom = self.dom.borrow_mut();
+        let sibling = sibling.id;
         match new_node {
             NodeOrText::AppendNode(c) => {
-                if !Sink::is_linkable(&dom, c) {
+                if !Sink::is_linkable(&dom, c.id) {
                     return;
                 }
-                dom.detach(c);
-                dom.insert_before(*sibling, c);
+                dom.detach(c.id);
+                dom.insert_before(sibling, c.id);
             }
             NodeOrText::AppendText(t) => {
                 let prev = dom.nodes[sibling.index()].prev_sibling;
@@ -192,14 +201,15 @@ impl TreeSink for Sink {
                     dom.extend_text(prev, &t);
                 } else {
                     let n = dom.new_text(&t);
-                    dom.insert_before(*sibling, n);
+                    dom.insert_before(sibling, n);
                 }
             }
         }
     }
 
-    fn add_attrs_if_missing(&self, target: &NodeId, attrs: Vec<Attribute>) {
+    fn add_attrs_if_missing(&self, target: &Handle, attrs: Vec<Attribute>) {
         let mut dom = self.dom.borrow_mut();
+        let target = &target.id;
         let missing: Vec<Attribute> = attrs
             .into_iter()
             .filter(|a| dom.attr(*target, &a.name.local).is_none())
@@ -223,17 +233,17 @@ impl TreeSink for Sink {
         }
     }
 
-    fn remove_from_parent(&self, target: &NodeId) {
-        self.dom.borrow_mut().detach(*target);
+    fn remove_from_parent(&self, target: &Handle) {
+        self.dom.borrow_mut().detach(target.id);
     }
 
-    fn reparent_children(&self, node: &NodeId, new_parent: &NodeId) {
+    fn reparent_children(&self, node: &Handle, new_parent: &Handle) {
         let mut dom = self.dom.borrow_mut();
-        let mut child = dom.nodes[node.index()].first_child;
+        let mut child = dom.nodes[node.id.index()].first_child;
         while let Some(c) = child.some() {
             child = dom.nodes[c.index()].next_sibling;
             dom.detach(c);
-            dom.append_child(*new_parent, c);
+            dom.append_child(new_parent.id, c);
         }
     }
 }
