@@ -11,7 +11,9 @@
 //!    1024: 27 of 181 scrapinghub pages declare theirs later, one at byte
 //!    69,000, and browsers re-decode when they meet a late declaration;
 //! 5. valid UTF-8 (the whole document);
-//! 6. statistical detection (chardetng);
+//! 6. statistical detection (chardetng), which forgives a CJK page a few
+//!    malformed sequences (a character cut in two) that chardetng alone
+//!    would send to windows-1252;
 //! 7. windows-1252.
 //!
 //! A declaration is overruled where it is provably wrong: a page declared
@@ -27,7 +29,9 @@
 
 use std::io::Read;
 
-use encoding_rs::{Encoding, UTF_8, UTF_16BE, UTF_16LE, WINDOWS_1252};
+use encoding_rs::{
+    BIG5, EUC_JP, EUC_KR, Encoding, GBK, SHIFT_JIS, UTF_8, UTF_16BE, UTF_16LE, WINDOWS_1252,
+};
 
 use crate::Error;
 
@@ -192,13 +196,61 @@ fn detect(bytes: &[u8]) -> Decoded {
     let sample = &bytes[..bytes.len().min(DETECT_SAMPLE)];
     let mut det = chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Deny);
     det.feed(sample, sample.len() == bytes.len());
-    let enc = det.guess(None, chardetng::Utf8Detection::Allow);
+    let mut enc = det.guess(None, chardetng::Utf8Detection::Allow);
+    if enc.is_single_byte()
+        && let Some(cjk) = cjk_despite_a_few_errors(sample)
+    {
+        enc = cjk;
+    }
     let source = if enc == WINDOWS_1252 {
         CharsetSource::Fallback
     } else {
         CharsetSource::Detected
     };
     finish(bytes, enc, source)
+}
+
+/// The multi-byte CJK encodings [`cjk_despite_a_few_errors`] tries, in
+/// chardetng's order of precedence.
+const CJK_ENCODINGS: [&Encoding; 5] = [GBK, BIG5, SHIFT_JIS, EUC_KR, EUC_JP];
+
+/// At most one malformed sequence per this many non-ASCII characters is
+/// forgiven: a page cut mid-character here and there, not a page in
+/// another encoding (which breaks on every few characters).
+const FORGIVEN_ERRORS_PER: usize = 100;
+
+/// A CJK encoding that chardetng ruled out for a handful of malformed
+/// sequences only: chardetng disqualifies an encoding at the first byte
+/// sequence it cannot decode, so one truncated character (a forum title cut
+/// at a byte limit) sends a GBK page to windows-1252 and its text to
+/// mojibake (2 of chinese-wce's 69 pages). For each candidate that decodes
+/// the sample with a few errors but not none, the errors are removed and
+/// chardetng judges the repaired bytes again; the candidate is taken only
+/// if chardetng then picks it. Its language statistics, not this rule, tell
+/// Chinese from Latin text that happens to decode.
+fn cjk_despite_a_few_errors(sample: &[u8]) -> Option<&'static Encoding> {
+    if sample.is_ascii() {
+        return None;
+    }
+    CJK_ENCODINGS.into_iter().find(|&enc| {
+        let (text, had_errors) = enc.decode_without_bom_handling(sample);
+        if !had_errors {
+            return false;
+        }
+        let errors = replacements(&text);
+        let non_ascii = text.chars().filter(|c| !c.is_ascii()).count();
+        if errors * FORGIVEN_ERRORS_PER > non_ascii {
+            return false;
+        }
+        let repaired = text.replace('\u{FFFD}', "");
+        let (bytes, _, unmappable) = enc.encode(&repaired);
+        if unmappable {
+            return false;
+        }
+        let mut det = chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Deny);
+        det.feed(&bytes, true);
+        det.guess(None, chardetng::Utf8Detection::Deny) == enc
+    })
 }
 
 /// [`finish`] for bytes already checked to be UTF-8 (no second pass).
@@ -655,6 +707,42 @@ mod tests {
         let d = decode(&page, None).unwrap();
         assert_eq!(d.encoding, encoding_rs::GBK);
         assert!(d.text.contains(&text));
+    }
+
+    #[test]
+    fn undeclared_cjk_with_a_cut_character_is_still_detected() {
+        // Each CJK page with one character cut in two (its lead byte, then
+        // `<`), undeclared: chardetng alone rules the encoding out and falls
+        // back to a single-byte one.
+        // (chardetng forgives EUC-KR such a byte by itself.)
+        for label in ["gbk", "big5", "shift_jis"] {
+            let text = LEGACY.iter().find(|l| l.0 == label).unwrap().1.repeat(3);
+            let mut page = b"<html><body><p>".to_vec();
+            page.extend(encode(label, &text));
+            page.extend_from_slice(b"\x81</p><p>");
+            page.extend(encode(label, &text));
+            let mut det = chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Deny);
+            det.feed(&page, true);
+            let alone = det.guess(None, chardetng::Utf8Detection::Allow);
+            let d = decode(&page, None).unwrap();
+            assert!(d.text.contains(&text), "{label} → {}", d.encoding.name());
+            assert_eq!(d.source, CharsetSource::Detected, "{label}");
+            assert!(d.had_errors);
+            assert!(
+                alone.is_single_byte(),
+                "{label}: chardetng found {}",
+                alone.name()
+            );
+        }
+        // Latin text with a stray byte stays Latin: it decodes as GBK
+        // with errors on most accents, and is not Chinese to chardetng.
+        let latin = LEGACY.iter().find(|l| l.0 == "windows-1252").unwrap().1;
+        let mut page = b"<p>".to_vec();
+        page.extend(encode("windows-1252", &latin.repeat(3)));
+        page.extend_from_slice(b"\x81<");
+        let d = decode(&page, None).unwrap();
+        assert!(d.encoding.is_single_byte(), "{}", d.encoding.name());
+        assert!(d.text.contains(latin));
     }
 
     #[test]

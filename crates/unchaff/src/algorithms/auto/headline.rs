@@ -14,6 +14,7 @@
 //! What it does per folder: docs/RESULTS.md.
 
 use super::features::Blocks;
+use crate::algorithms::template_svm::tokens;
 use crate::annotate::Page;
 use crate::dom::{Dom, NodeId, NodeKind, Tag};
 
@@ -47,7 +48,9 @@ const HEAD_NODES: usize = 20_000;
 const TITLE_CHARS: usize = 1000;
 
 /// The page's titles (`<title>`, `og:title`, `twitter:title`), each as
-/// its [`tokens`]: cleaning unlinks them but keeps them in the arena.
+/// its [`tokens`] (the tokens training labels blocks with: runs of letters
+/// and digits, lower-cased, and each CJK character alone, as hashes):
+/// cleaning unlinks them but keeps them in the arena.
 pub fn page_titles(dom: &Dom) -> Vec<Vec<u64>> {
     let mut titles = Vec::new();
     for i in 0..dom.len().min(HEAD_NODES) {
@@ -92,39 +95,6 @@ pub fn page_titles(dom: &Dom) -> Vec<Vec<u64>> {
     titles
 }
 
-/// Lower-cased word tokens of `s`, appended to `out` as hashes: runs of
-/// letters and digits, and each CJK character on its own (a Chinese title
-/// has no spaces). Hashes, not strings: nothing is allocated per token.
-pub fn tokens(s: &str, out: &mut Vec<u64>) {
-    const K: u64 = 0x517c_c1b7_2722_0a95;
-    let mix = |h: u64, c: char| (h.rotate_left(5) ^ c as u64).wrapping_mul(K);
-    let mut cur: Option<u64> = None;
-    for c in s.chars() {
-        if is_cjk(c) {
-            out.extend(cur.take());
-            out.push(mix(0, c));
-        } else if c.is_alphanumeric() || c == '_' {
-            let mut h = cur.unwrap_or(0);
-            for l in c.to_lowercase() {
-                h = mix(h, l);
-            }
-            cur = Some(h);
-        } else {
-            out.extend(cur.take());
-        }
-    }
-    out.extend(cur);
-}
-
-fn is_cjk(c: char) -> bool {
-    matches!(c as u32,
-        0x3040..=0x30FF     // kana
-        | 0x3400..=0x4DBF   // CJK extension A
-        | 0x4E00..=0x9FFF   // CJK unified ideographs
-        | 0xAC00..=0xD7AF   // Hangul syllables
-        | 0xF900..=0xFAFF) // CJK compatibility ideographs
-}
-
 /// Whether a block with these tokens is the headline for one of `titles`.
 pub fn is_headline(block: &[u64], titles: &[Vec<u64>]) -> bool {
     if block.is_empty() || block.len() > HEADLINE_MAX_TOKENS {
@@ -144,29 +114,72 @@ pub fn drop_headline(page: &Page<'_>, b: &Blocks, keep: &mut [bool]) -> bool {
         .filter(|&k| keep[k])
         .take(HEADLINE_LOOK)
         .collect();
-    let short = |k: usize| b.chars[k] <= HEADLINE_MAX_CHARS;
-    if !first.iter().any(|&k| short(k)) {
+    match find_headline(page, b, &first) {
+        Some(k) => {
+            keep[k] = false;
+            true
+        }
+        None => false,
+    }
+}
+
+/// How many blocks before the body `keep-title=1` looks back for a
+/// headline the model left out (bylines, dates and share bars may stand
+/// between them).
+pub const HEADLINE_LOOK_BACK: usize = 10;
+
+/// `keep-title=1`: the model is trained to leave the headline out (it is
+/// labelled noise), so keeping it takes more than not dropping it. When
+/// none of the first [`HEADLINE_LOOK`] kept blocks is the headline, the
+/// nearest of the [`HEADLINE_LOOK_BACK`] blocks before the first kept one
+/// that is gets kept. Returns whether the body now has its headline.
+pub fn keep_headline(page: &Page<'_>, b: &Blocks, keep: &mut [bool]) -> bool {
+    let Some(body) = keep.iter().position(|&k| k) else {
         return false;
+    };
+    let first: Vec<usize> = (body..keep.len())
+        .filter(|&k| keep[k])
+        .take(HEADLINE_LOOK)
+        .collect();
+    if find_headline(page, b, &first).is_some() {
+        return true;
+    }
+    let before: Vec<usize> = (body.saturating_sub(HEADLINE_LOOK_BACK)..body)
+        .rev()
+        .filter(|&k| b.leaf[k])
+        .collect();
+    match find_headline(page, b, &before) {
+        Some(k) => {
+            keep[k] = true;
+            true
+        }
+        None => false,
+    }
+}
+
+/// The first of `candidates` (block indices) that is the page's headline.
+fn find_headline(page: &Page<'_>, b: &Blocks, candidates: &[usize]) -> Option<usize> {
+    let short = |k: usize| b.chars[k] > 0 && b.chars[k] <= HEADLINE_MAX_CHARS;
+    if !candidates.iter().any(|&k| short(k)) {
+        return None;
     }
     let titles = page_titles(page.dom);
     if titles.is_empty() {
-        return false;
+        return None;
     }
-    let mut text = vec![Vec::new(); first.len()];
+    let mut text = vec![Vec::new(); candidates.len()];
     for (t, &k) in page.texts.iter().zip(&b.text_block) {
-        if let Some(j) = first.iter().position(|&f| f == k as usize && short(f))
+        if let Some(j) = candidates.iter().position(|&f| f == k as usize && short(f))
             && let Some(s) = page.dom.text_of(t.node)
         {
             tokens(s, &mut text[j]);
         }
     }
-    for (j, &k) in first.iter().enumerate() {
-        if short(k) && is_headline(&text[j], &titles) {
-            keep[k] = false;
-            return true;
-        }
-    }
-    false
+    candidates
+        .iter()
+        .enumerate()
+        .find(|&(j, &k)| short(k) && is_headline(&text[j], &titles))
+        .map(|(_, &k)| k)
 }
 
 #[cfg(test)]
@@ -223,5 +236,46 @@ mod tests {
         // A page without a head title: the body's is read.
         let dom = parse("<text><title>Wrapped</title><p>x</p></text>");
         assert_eq!(page_titles(&dom), vec![t("Wrapped")]);
+    }
+
+    #[test]
+    fn the_headline_is_dropped_or_put_back() {
+        use crate::algorithms::auto::{features, vocab::Vocabulary};
+        let dom = parse(
+            "<html><head><title>Bridge rebuilt - Courier</title></head><body>\
+             <p>Menu</p><h1>Bridge rebuilt</h1><p>By A. Writer</p>\
+             <p>The first paragraph of the story.</p><p>The second one.</p></body></html>",
+        );
+        let page = crate::annotate::annotate(&dom, "", dom.body().unwrap());
+        let b = features::blocks(&page, &Vocabulary::new());
+        let text = |k: usize| -> String {
+            let own = page.texts.iter().zip(&b.text_block);
+            own.filter(|&(_, &tb)| tb as usize == k)
+                .filter_map(|(t, _)| page.dom.text_of(t.node))
+                .collect::<String>()
+                .trim()
+                .to_owned()
+        };
+        let h1 = (0..b.nodes.len())
+            .find(|&k| text(k) == "Bridge rebuilt")
+            .unwrap();
+        let story = |keep: &[bool]| (0..keep.len()).filter(|&k| keep[k]).collect::<Vec<_>>();
+        // The model kept the headline: dropped, and kept with keep-title.
+        let mut keep: Vec<bool> = (0..b.nodes.len()).map(|k| k >= h1).collect();
+        let all = keep.clone();
+        assert!(keep_headline(&page, &b, &mut keep));
+        assert_eq!(keep, all);
+        assert!(drop_headline(&page, &b, &mut keep));
+        assert!(!keep[h1] && keep[h1 + 1]);
+        // The model left it out: keep-title puts it back, not "Menu".
+        assert!(keep_headline(&page, &b, &mut keep));
+        assert_eq!(story(&keep), story(&all));
+        // No title, nothing to find.
+        let dom = parse("<p>Bridge rebuilt</p><p>The story.</p>");
+        let page = crate::annotate::annotate(&dom, "", dom.body().unwrap());
+        let b = features::blocks(&page, &Vocabulary::new());
+        let mut keep = vec![true; b.nodes.len()];
+        assert!(!drop_headline(&page, &b, &mut keep));
+        assert!(keep.iter().all(|&k| k));
     }
 }

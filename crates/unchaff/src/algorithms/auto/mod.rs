@@ -22,7 +22,8 @@
 //!    too, and failing that CETD-TPC's block.
 //!
 //! 4. [`headline::drop_headline`] leaves the headline to the metadata:
-//!    the body starts after it.
+//!    the body starts after it (`keep-title=1`: [`headline::keep_headline`]
+//!    puts it back where the model left it out).
 //!
 //! Comment sections are noise unless the extractor is built with
 //! `include-comments=1` (`--include-comments`): then the prose of every
@@ -259,7 +260,9 @@ impl Auto {
             }
             keep = k2;
         }
-        if !self.keep_title {
+        if self.keep_title {
+            headline::keep_headline(page, b, &mut keep);
+        } else {
             headline::drop_headline(page, b, &mut keep);
         }
         let mut scores = vec![0f32; page.dom.len()];
