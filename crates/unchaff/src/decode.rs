@@ -223,7 +223,7 @@ const FORGIVEN_ERRORS_PER: usize = 100;
 /// sequences only: chardetng disqualifies an encoding at the first byte
 /// sequence it cannot decode, so one truncated character (a forum title cut
 /// at a byte limit) sends a GBK page to windows-1252 and its text to
-/// mojibake (2 of chinese-wce's 69 pages). For each candidate that decodes
+/// mojibake (one of chinese-wce's 69 pages). For each candidate that decodes
 /// the sample with a few errors but not none, the errors are removed and
 /// chardetng judges the repaired bytes again; the candidate is taken only
 /// if chardetng then picks it. Its language statistics, not this rule, tell

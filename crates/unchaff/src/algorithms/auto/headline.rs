@@ -137,18 +137,18 @@ pub fn keep_headline(page: &Page<'_>, b: &Blocks, keep: &mut [bool]) -> bool {
     let Some(body) = keep.iter().position(|&k| k) else {
         return false;
     };
-    let first: Vec<usize> = (body..keep.len())
+    // The first kept blocks, then the leaf blocks before them, nearest
+    // first: one pass reads the titles and tokenises them all.
+    let candidates: Vec<usize> = (body..keep.len())
         .filter(|&k| keep[k])
         .take(HEADLINE_LOOK)
+        .chain(
+            (body.saturating_sub(HEADLINE_LOOK_BACK)..body)
+                .rev()
+                .filter(|&k| b.leaf[k]),
+        )
         .collect();
-    if find_headline(page, b, &first).is_some() {
-        return true;
-    }
-    let before: Vec<usize> = (body.saturating_sub(HEADLINE_LOOK_BACK)..body)
-        .rev()
-        .filter(|&k| b.leaf[k])
-        .collect();
-    match find_headline(page, b, &before) {
+    match find_headline(page, b, &candidates) {
         Some(k) => {
             keep[k] = true;
             true
