@@ -33,7 +33,7 @@ use clap::{Args, ValueEnum};
 use flate2::read::MultiGzDecoder;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
-use unchaff::{Extractor, Options, StageTimes};
+use unchaff::Extractor;
 
 use crate::{AlgorithmArgs, CliResult};
 
@@ -726,11 +726,10 @@ fn process(ex: &Extractor, item: Item, timeout: Duration, algorithm: &str) -> (u
         Err(e) => row.error = Some(e),
         Ok(bytes) => {
             let start = Instant::now();
-            let r = ex.extract_page(
-                &bytes,
-                row.url.as_deref(),
-                item.charset.as_deref(),
-                &mut StageTimes::default(),
+            let r = ex.extract(
+                unchaff::Input::new(&bytes)
+                    .with_url(row.url.as_deref())
+                    .with_charset(item.charset.as_deref()),
             );
             let took = start.elapsed();
             match r {
@@ -851,14 +850,12 @@ pub fn run(a: BatchArgs) -> CliResult {
         .ok()
         .filter(|d| !d.is_zero())
         .ok_or("--page-timeout must be a positive number of seconds")?;
-    let opts = Options {
-        max_input_bytes: a.max_bytes,
-        // Every record carries the page's metadata.
-        metadata: true,
-        ..crate::options(&a.alg)
-    };
+    // Every record carries the page's metadata.
+    let opts = crate::options(&a.alg)
+        .with_max_input_bytes(a.max_bytes)
+        .with_metadata(true);
     let extractor = Extractor::new(&opts)?;
-    let algorithm = extractor.algorithm_name();
+    let algorithm = extractor.method().name();
     let sources = expand_inputs(&a.inputs)?;
     let total_bytes: u64 = sources
         .iter()

@@ -11,9 +11,9 @@ use std::time::{Duration, Instant};
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use rayon::prelude::*;
-use unchaff::algorithms::template_svm::LeafCounts;
-use unchaff::{Extractor, Format, Options, StageTimes};
+use unchaff::{Extractor, Format, Input, Method, Options, StageTimes};
 use unchaff_eval::dataset::{Dataset, Filter, list_folders};
+use unchaff_eval::leaves::{LeafCounts, inspection_counts};
 use unchaff_eval::report::{self, FolderScores};
 
 #[derive(Parser)]
@@ -112,8 +112,8 @@ impl From<FormatArg> for Format {
 #[derive(Args, Clone)]
 struct AlgorithmArgs {
     /// Algorithm to run (`unchaff algorithms` lists them); "auto" is the default one.
-    #[arg(long, short = 'a', default_value = "auto")]
-    algorithm: String,
+    #[arg(long, short = 'a', default_value = "auto", value_parser = parse_method)]
+    algorithm: Method,
     /// An algorithm parameter, KEY=VALUE (repeatable), e.g. --param lambda=0.3.
     #[arg(long = "param", short = 'p', value_name = "KEY=VALUE", value_parser = parse_key_value)]
     params: Vec<(String, String)>,
@@ -324,12 +324,15 @@ fn options(alg: &AlgorithmArgs) -> Options {
     if alg.include_comments {
         params.push(("include-comments".to_owned(), "1".to_owned()));
     }
-    Options {
-        algorithm: alg.algorithm.clone(),
-        params,
-        metadata: false,
-        ..Options::default()
-    }
+    let mut o = Options::new()
+        .with_method(alg.algorithm)
+        .with_metadata(false);
+    o.params = params;
+    o
+}
+
+fn parse_method(s: &str) -> Result<Method, String> {
+    s.parse::<Method>().map_err(|e| e.to_string())
 }
 
 fn cmd_extract(a: ExtractArgs) -> CliResult {
@@ -338,17 +341,16 @@ fn cmd_extract(a: ExtractArgs) -> CliResult {
         Some(p) if p == Path::new("-") => read_stdin()?,
         Some(p) => std::fs::read(p).map_err(|e| format!("cannot read {}: {e}", p.display()))?,
     };
-    let opts = Options {
-        url: a.url,
-        charset: a.charset,
-        templates: a.templates,
-        format: a.format.into(),
-        links: a.links,
-        images: a.images,
-        json_html: a.html,
-        ..options(&a.alg)
-    };
-    let out = unchaff::extract(&bytes, &opts)?;
+    let mut opts = options(&a.alg)
+        .with_format(a.format.into())
+        .with_links(a.links)
+        .with_images(a.images)
+        .with_json_html(a.html);
+    opts.templates = a.templates;
+    let input = Input::new(&bytes)
+        .with_url(a.url.as_deref())
+        .with_charset(a.charset.as_deref());
+    let out = unchaff::extract(input, &opts)?;
     let mut stdout = std::io::stdout().lock();
     let mut rendered = out.render();
     rendered.push('\n');
@@ -402,10 +404,9 @@ fn with_threads<T: Send>(
 }
 
 fn cmd_eval(a: EvalArgs) -> CliResult {
-    let extractor = Extractor::new(&Options {
-        templates: a.templates.clone(),
-        ..options(&a.alg)
-    })?;
+    let mut opts = options(&a.alg);
+    opts.templates = a.templates.clone();
+    let extractor = Extractor::new(&opts)?;
     let filters: Vec<Filter> = a
         .filter
         .iter()
@@ -448,13 +449,12 @@ fn cmd_eval(a: EvalArgs) -> CliResult {
                                 true => ds.read_gold(p).map_err(|e| e.to_string())?,
                                 false => None,
                             };
+                            let input = Input::new(&b).with_url(site.as_deref());
                             match gold {
                                 Some(g) => extractor
-                                    .extract_leaves(&b, site.as_deref(), &g)
+                                    .extract_with(input, |i| inspection_counts(i, &g))
                                     .map(|(x, c)| (x.text, Some(c))),
-                                None => extractor
-                                    .extract_url(&b, site.as_deref())
-                                    .map(|x| (x.text, None)),
+                                None => extractor.extract(input).map(|x| (x.text, None)),
                             }
                             .map_err(|e| e.to_string())
                         });
@@ -516,7 +516,7 @@ fn cmd_eval(a: EvalArgs) -> CliResult {
     if rows.is_empty() {
         return Err("no pages to evaluate (check the folders and --filter)".into());
     }
-    println!("algorithm: {}", extractor.algorithm_name());
+    println!("algorithm: {}", extractor.method());
     print_table(&rows, a.markdown);
     if a.leaf {
         print_leaf_table(&leaf_rows, a.markdown);
@@ -599,27 +599,24 @@ fn cmd_score(a: ScoreArgs) -> CliResult {
 }
 
 fn cmd_algorithms() -> CliResult {
-    let width = unchaff::algorithms::REGISTRY
+    let width = Method::ALL
         .iter()
-        .map(|e| e.name.len())
+        .map(|m| m.name().len())
         .max()
         .unwrap_or(0);
-    for e in unchaff::algorithms::REGISTRY {
-        let default = if e.name == unchaff::algorithms::DEFAULT {
+    for &m in Method::ALL {
+        let default = if m == Method::default() {
             " [default]"
         } else {
             ""
         };
-        println!("{:width$}  {}{default}", e.name, e.summary);
+        println!("{:width$}  {}{default}", m.name(), m.summary());
     }
     Ok(())
 }
 
 fn cmd_bench(a: BenchArgs) -> CliResult {
-    let extractor = Extractor::new(&Options {
-        format: a.format.into(),
-        ..options(&a.alg)
-    })?;
+    let extractor = Extractor::new(&options(&a.alg).with_format(a.format.into()))?;
     // Load and gunzip every page first: reading data is not extraction.
     let mut pages: Vec<Vec<u8>> = Vec::new();
     for dir in dataset_dirs(&a.data)? {
@@ -642,10 +639,9 @@ fn cmd_bench(a: BenchArgs) -> CliResult {
         let (times, errors) = pool.install(|| {
             pages
                 .par_iter()
-                .map(|b| {
-                    let mut t = StageTimes::default();
-                    let err = extractor.extract_timed(b, &mut t).is_err() as usize;
-                    (t, err)
+                .map(|b| match extractor.extract(b) {
+                    Ok(x) => (x.times, 0),
+                    Err(_) => (StageTimes::default(), 1),
                 })
                 .reduce(
                     || (StageTimes::default(), 0),
@@ -665,7 +661,7 @@ fn cmd_bench(a: BenchArgs) -> CliResult {
     let mb = bytes as f64 / 1e6;
     println!(
         "algorithm {}  threads {}  pages {}  HTML {:.1} MB  best of {} passes",
-        extractor.algorithm_name(),
+        extractor.method(),
         a.threads.max(1),
         pages.len(),
         mb,
@@ -773,7 +769,7 @@ fn balanced_sample(
     n: usize,
     seed: u64,
 ) -> (Vec<f64>, Vec<bool>) {
-    use unchaff::svm::SplitMix;
+    use unchaff::train::SplitMix;
     let mut rng = SplitMix(seed);
     let half = pos.len().min(neg.len()).min(n / 2);
     let (mut p, mut q): (Vec<usize>, Vec<usize>) =
@@ -792,7 +788,7 @@ fn balanced_sample(
 
 fn cmd_train_svm(a: TrainArgs) -> CliResult {
     use unchaff::algorithms::template_svm as ts;
-    use unchaff::svm;
+    use unchaff::train::svm;
     let start = Instant::now();
     let (mut pos, mut neg, mut names, mut pages) = (Vec::new(), Vec::new(), Vec::new(), 0usize);
     for dir in dataset_dirs(&a.data)? {
@@ -888,7 +884,7 @@ const AUTO_SEED: u64 = 7;
 
 fn cmd_train_auto(a: TrainArgs) -> CliResult {
     use unchaff::algorithms::auto::{context, features, train};
-    use unchaff::gbdt;
+    use unchaff::train::gbdt;
     use unchaff_eval::dataset::fold_of;
     let start = Instant::now();
     let mut pages: Vec<train::TrainPage> = Vec::new();

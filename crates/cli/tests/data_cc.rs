@@ -6,7 +6,7 @@ mod common;
 
 use std::time::Instant;
 
-use unchaff::{Extractor, Options, StageTimes};
+use unchaff::{Extractor, Method, Options};
 
 #[test]
 fn cc_scrapinghub_floor() {
@@ -61,14 +61,10 @@ fn cc_large_page_is_linear() {
         "<div id=footer>Copyright notice of the site, long enough to count as content here.</div>",
     );
     html.push_str("</body></html>");
-    let ex = Extractor::new(&Options {
-        algorithm: "cc".into(),
-        ..Options::default()
-    })
-    .unwrap();
+    let ex = Extractor::new(&Options::new().with_method(Method::Cc)).unwrap();
     let t = Instant::now();
-    let mut times = StageTimes::default();
-    let out = ex.extract_timed(html.as_bytes(), &mut times).unwrap();
+    let out = ex.extract(&html).unwrap();
+    let times = out.times;
     eprintln!(
         "cc on a {:.1} MB page with 20,000 posts: {:.3} s (parse {:.3} s, annotate {:.3} s, cc {:.3} s, render {:.3} s)",
         html.len() as f64 / 1e6,

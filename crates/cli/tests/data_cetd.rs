@@ -45,10 +45,7 @@ fn big_page(n: usize) -> String {
 fn cetd_is_linear_on_a_huge_page() {
     let page = big_page(20_000);
     for alg in ["cetd", "cetd-td"] {
-        let opts = unchaff::Options {
-            algorithm: alg.to_owned(),
-            ..unchaff::Options::default()
-        };
+        let opts = unchaff::Options::new().with_method(alg.parse().unwrap());
         let t = Instant::now();
         let out = unchaff::extract(page.as_bytes(), &opts).expect("extract");
         eprintln!(

@@ -47,10 +47,7 @@ fn cetr_is_linear_on_a_huge_page() {
     for sep in ["\n", ""] {
         let page = big_page(20_000, sep);
         for alg in ["cetr", "cetr-km", "cetr-tm"] {
-            let opts = unchaff::Options {
-                algorithm: alg.to_owned(),
-                ..unchaff::Options::default()
-            };
+            let opts = unchaff::Options::new().with_method(alg.parse().unwrap());
             let t = Instant::now();
             let out = unchaff::extract(page.as_bytes(), &opts).expect("extract");
             eprintln!(

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 
 use rayon::prelude::*;
 use unchaff::algorithms::path_clustering as pc;
-use unchaff::{Extractor, Options};
+use unchaff::{Extractor, Input, Method, Options};
 use unchaff_eval::dataset::Dataset;
 
 #[test]
@@ -87,15 +87,16 @@ fn path_clustering_per_site_half_split() {
                 .par_iter()
                 .map(|(i, site)| {
                     let p = &ds.pages[*i];
-                    let opts = Options {
-                        algorithm: "path-clustering".to_owned(),
-                        params: vec![("model".to_owned(), path.clone())],
-                        url: Some(format!("http://{site}/")),
-                        ..Options::default()
-                    };
+                    let opts = Options::new()
+                        .with_method(Method::PathClustering)
+                        .with_param("model", path.clone());
                     let ex = Extractor::new(&opts).expect("build");
                     let bytes = ds.read_page_bytes(p).expect("read page");
-                    let text = ex.extract(&bytes).map(|e| e.text).unwrap_or_default();
+                    let url = format!("http://{site}/");
+                    let text = ex
+                        .extract(Input::new(&bytes).with_url(url.as_str()))
+                        .map(|e| e.text)
+                        .unwrap_or_default();
                     (p.id.clone(), text)
                 })
                 .collect();

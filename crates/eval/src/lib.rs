@@ -18,6 +18,7 @@
 use std::path::{Path, PathBuf};
 
 pub mod dataset;
+pub mod leaves;
 pub mod metrics;
 pub mod outputs;
 pub mod report;

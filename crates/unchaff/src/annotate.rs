@@ -1,6 +1,10 @@
 //! Stage 4, **annotate**: ONE pass over the cleaned tree that fills the
 //! per-node statistics every algorithm reads (SPEC §1).
 //!
+//! **Unstable:** public for the tools of the unchaff workspace (evaluation,
+//! training, explanation); may change in any release. See the crate
+//! docs' *Stability*.
+//!
 //! The walk enters and leaves every node of the content root's subtree
 //! (see [`Dom::traverse`]: no recursion, no stack); on the way down it
 //! assigns tag paths and link depth, on the way up it sums a node's counts
@@ -127,7 +131,7 @@ pub struct Page<'a> {
     pub elements: Vec<NodeId>,
     /// The interned tag paths.
     pub paths: Paths,
-    /// The page's URL when the caller knows it ([`crate::Options::url`]);
+    /// The page's URL when the caller knows it ([`crate::Input::url`]);
     /// site-aware algorithms key their templates by its host.
     pub url: Option<&'a str>,
 }

@@ -2,6 +2,10 @@
 //! algorithm should score — scripts, styles, embedded frames, form
 //! controls, SVG/MathML internals, and anything hidden by markup.
 //!
+//! **Unstable:** public for the tools of the unchaff workspace (evaluation,
+//! training, explanation); may change in any release. See the crate
+//! docs' *Stability*.
+//!
 //! Removal unlinks the subtree from the tree; the nodes stay in the arena
 //! (ids remain valid) but no walk reaches them. Comments and template
 //! contents never entered the tree (see [`crate::parse`]).
@@ -74,8 +78,8 @@ pub struct CleanReport {
 }
 
 /// Cleans the subtree of `root` in place, after folding Arabic
-/// presentation forms in the whole tree's text (SPEC §3.1, see
-/// [`crate::normalize`]).
+/// presentation forms in the whole tree's text (SPEC §3.1; the
+/// `normalize` module).
 pub fn clean(dom: &mut Dom, root: NodeId) -> CleanReport {
     crate::normalize::fold_presentation_forms(dom);
     let mut report = CleanReport::default();

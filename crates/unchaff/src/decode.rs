@@ -1,5 +1,9 @@
 //! Stage 1, **decode**: raw bytes → UTF-8 text (SPEC §1, §3.1).
 //!
+//! **Unstable:** public for the tools of the unchaff workspace (evaluation,
+//! training, explanation); may change in any release. See the crate
+//! docs' *Stability*.
+//!
 //! The order of evidence is the browser's, with two extensions measured on
 //! real pages:
 //!
@@ -51,6 +55,7 @@ pub const DETECT_SAMPLE: usize = 1024 * 1024;
 /// Where the charset came from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
 pub enum CharsetSource {
     /// A byte-order mark.
     Bom,

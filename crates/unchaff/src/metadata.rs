@@ -143,6 +143,7 @@ pub const DETECT_CHARS: usize = 2000;
 
 /// A page's metadata (each field absent when the page does not say).
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+#[non_exhaustive]
 pub struct Metadata {
     /// The article's title.
     pub title: Option<String>,

@@ -56,6 +56,7 @@ pub fn fold_into(s: &str, out: &mut String) {
 }
 
 /// Folds presentation forms in `s`; borrows when there is nothing to fold.
+#[cfg(test)]
 pub fn fold_str(s: &str) -> std::borrow::Cow<'_, str> {
     if !may_have_presentation_forms(s) || !s.chars().any(is_presentation_form) {
         return std::borrow::Cow::Borrowed(s);

@@ -3,6 +3,10 @@
 //! are learnt into a persistent SQLite database and deleted from that
 //! site's pages before any algorithm scores them.
 //!
+//! **Unstable:** public for the tools of the unchaff workspace (evaluation,
+//! training, explanation); may change in any release. See the crate
+//! docs' *Stability*.
+//!
 //! * A **leaf tag** is an element with counted text and no element
 //!   children; its text is its text children's, white space collapsed.
 //! * **Similar** texts: with m = min(len a, len b) in characters, equal
@@ -386,16 +390,8 @@ impl Library {
 /// The (tag, text) leaves of a page given as bytes, after decoding,
 /// parsing and cleaning, for [`Library::learn`].
 pub fn page_leaves(bytes: &[u8]) -> Result<PageLeaves, Error> {
-    let raw = crate::decode::gunzip_if_needed(bytes, crate::decode::DEFAULT_MAX_INPUT)?;
-    if raw.is_empty() {
-        return Err(Error::EmptyInput);
-    }
-    let decoded = crate::decode::decode(&raw, None)?;
-    drop(raw);
-    let mut dom = crate::parse::parse(&decoded.text);
-    let root = dom.content_root();
-    crate::clean::clean(&mut dom, root);
-    Ok(leaves(&dom, root)
+    let p = crate::Prepared::new(bytes)?;
+    Ok(leaves(&p.dom, p.root)
         .into_iter()
         .map(|(_, tag, text)| (tag, text))
         .collect())
@@ -408,9 +404,16 @@ mod tests {
     /// `n` pseudo-random letters for page `i`: two pages' strings differ
     /// in most positions, so page texts are never similar.
     fn letters(i: usize, n: usize, salt: usize) -> String {
-        let mut r = crate::svm::SplitMix((i * 1000 + salt) as u64);
+        // SplitMix64 steps, seeded per page.
+        let mut s = (i * 1000 + salt) as u64;
         (0..n)
-            .map(|_| (b'a' + (r.next_u64() % 26) as u8) as char)
+            .map(|_| {
+                s = s.wrapping_add(0x9E37_79B9_7F4A_7C15);
+                let mut z = s;
+                z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+                z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+                (b'a' + ((z ^ (z >> 31)) % 26) as u8) as char
+            })
             .collect()
     }
 
@@ -474,21 +477,18 @@ mod tests {
         assert_eq!(left.len(), 2);
         assert!(left[0].starts_with("Story ") && left[1].starts_with("Body "));
         // Through the extractor: the site is the URL's host.
-        let opts = crate::Options {
-            templates: Some(db.clone()),
-            url: Some("https://www.example.org/story/13".to_owned()),
-            algorithm: "template-svm".to_owned(),
-            ..crate::Options::default()
-        };
+        let opts = crate::Options::new()
+            .with_method(crate::Method::TemplateSvm)
+            .with_templates(db.clone());
+        let input = crate::Input::new(p13.as_bytes()).with_url("https://www.example.org/story/13");
         let ex = crate::Extractor::new(&opts).unwrap();
-        let page = ex.extract(p13.as_bytes()).unwrap();
-        let all = crate::Extractor::new(&crate::Options {
-            templates: None,
-            ..opts.clone()
-        })
-        .unwrap()
-        .extract(p13.as_bytes())
-        .unwrap();
+        let page = ex.extract(input).unwrap();
+        let mut without = opts.clone();
+        without.templates = None;
+        let all = crate::Extractor::new(&without)
+            .unwrap()
+            .extract(input)
+            .unwrap();
         assert!(all.text.contains("Copyright"), "{}", all.text);
         assert!(!page.text.contains("Copyright") && !page.text.contains("About us"));
         // The pending pages complete with 8 more in a later run.

@@ -41,14 +41,10 @@ pub fn run_folder(
     params: &[(&str, &str)],
 ) -> (Dataset, HashMap<String, String>) {
     let ds = Dataset::open(&root.join(folder)).expect("open dataset");
-    let opts = Options {
-        algorithm: algorithm.to_owned(),
-        params: params
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect(),
-        ..Options::default()
-    };
+    let mut opts = Options::new().with_method(algorithm.parse().expect("an algorithm"));
+    for (k, v) in params {
+        opts = opts.with_param(*k, *v);
+    }
     let ex = Extractor::new(&opts).expect("build algorithm");
     let preds: HashMap<String, String> = ds
         .pages

@@ -547,8 +547,8 @@ mod tests {
     #[test]
     fn params_are_read() {
         let p = |k: &str, v: &str| vec![(k.to_owned(), v.to_owned())];
-        assert!(super::super::build("cc", &p("demote", "0")).is_ok());
-        assert!(super::super::build("cc", &p("c", "40")).is_ok());
-        assert!(super::super::build("cc", &p("lambda", "1")).is_err());
+        assert!(super::super::build("cc".parse().unwrap(), &p("demote", "0")).is_ok());
+        assert!(super::super::build("cc".parse().unwrap(), &p("c", "40")).is_ok());
+        assert!(super::super::build("cc".parse().unwrap(), &p("lambda", "1")).is_err());
     }
 }

@@ -1,5 +1,9 @@
 //! Stage 5, **score** and **select**: the extraction algorithms.
 //!
+//! **Unstable:** public for the tools of the unchaff workspace (evaluation,
+//! training, explanation); may change in any release. See the crate
+//! docs' *Stability*.
+//!
 //! Each algorithm is one module implementing [`Algorithm`]: it reads the
 //! shared per-node statistics of an annotated [`Page`] and returns a
 //! [`Selection`] — the chosen nodes and, for the explain view, a score per
@@ -62,9 +66,117 @@ pub trait Algorithm: Send + Sync {
     }
 }
 
+/// The algorithms unchaff ships, by name: `Method::from_str("cetd-tpc")`
+/// or [`Method::ALL`]; [`Method::Auto`] is the default. Each variant's
+/// parameters are given as `key=value` strings ([`crate::Options::params`])
+/// and checked when the extractor is built.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Method {
+    /// `auto`: The default: a two-stage boosted-tree block classifier over the seed signals and structural cues.
+    #[default]
+    Auto,
+    /// `cetd-tpc`: Text block density × tag path coverage (CETD-TPC).
+    CetdTpc,
+    /// `cetd-tpc-pagewide`: CETD-TPC with the page-wide reading of path coverage (for comparison).
+    CetdTpcPagewide,
+    /// `path-clustering`: Tag-path clustering with trained thresholds and site templates.
+    PathClustering,
+    /// `text-distribution`: Gaussian-smoothed sentence and node weights.
+    TextDistribution,
+    /// `template-svm`: Per-site template library plus an RBF-kernel SVM over block features.
+    TemplateSvm,
+    /// `cc`: Content correlativity with neighbour smoothing (news and forums).
+    Cc,
+    /// `cetd`: Composite text density with DensitySum (reference).
+    Cetd,
+    /// `cetd-td`: CETD with simple text density (reference).
+    CetdTd,
+    /// `cepr`: Tag path ratios with path-aware smoothing (reference).
+    Cepr,
+    /// `cepr-tpr`: CEPR with plain text-to-tag-path ratios (reference).
+    CeprTpr,
+    /// `cetr`: Text-to-tag ratios of source lines, 2-D k-means (reference).
+    Cetr,
+    /// `cetr-km`: CETR with 1-D k-means (reference).
+    CetrKm,
+    /// `cetr-tm`: CETR with a threshold on the smoothed ratios (reference).
+    CetrTm,
+}
+
+impl Method {
+    /// Every algorithm, the default first (the order of `unchaff algorithms`).
+    pub const ALL: &'static [Method] = &[
+        Method::Auto,
+        Method::CetdTpc,
+        Method::CetdTpcPagewide,
+        Method::PathClustering,
+        Method::TextDistribution,
+        Method::TemplateSvm,
+        Method::Cc,
+        Method::Cetd,
+        Method::CetdTd,
+        Method::Cepr,
+        Method::CeprTpr,
+        Method::Cetr,
+        Method::CetrKm,
+        Method::CetrTm,
+    ];
+
+    /// The name users pass to `--algorithm`.
+    pub fn name(self) -> &'static str {
+        self.entry().name
+    }
+
+    /// One line: what it is and where it comes from.
+    pub fn summary(self) -> &'static str {
+        self.entry().summary
+    }
+
+    /// Every algorithm's name, the default first.
+    pub fn names() -> Vec<&'static str> {
+        Method::ALL.iter().map(|m| m.name()).collect()
+    }
+
+    fn entry(self) -> &'static Entry {
+        REGISTRY
+            .iter()
+            .find(|e| e.method == self)
+            .unwrap_or(&REGISTRY[0])
+    }
+}
+
+impl std::str::FromStr for Method {
+    type Err = Error;
+
+    /// The algorithm called `name`; an unknown name is an error that lists
+    /// the valid ones.
+    fn from_str(name: &str) -> Result<Method, Error> {
+        REGISTRY
+            .iter()
+            .find(|e| e.name == name)
+            .map(|e| e.method)
+            .ok_or_else(|| Error::UnknownAlgorithm(name.to_owned()))
+    }
+}
+
+impl std::fmt::Display for Method {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl serde::Serialize for Method {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
 /// A registered algorithm: its name, one line for `unchaff algorithms`,
 /// and how to build it from parameters.
 pub struct Entry {
+    /// The algorithm this entry builds.
+    pub method: Method,
     /// The name users pass to `--algorithm`.
     pub name: &'static str,
     /// One line: what it is and where it comes from.
@@ -76,89 +188,98 @@ pub struct Entry {
 /// Every algorithm unchaff ships, the default first.
 pub const REGISTRY: &[Entry] = &[
     Entry {
+        method: Method::Auto,
         name: "auto",
         summary: "two-stage boosted-tree block classifier over the seed signals and structural cues",
         build: auto::build,
     },
     Entry {
+        method: Method::CetdTpc,
         name: "cetd-tpc",
         summary: "text block density x tag path coverage (paper 1, SPEC §2)",
         build: cetd_tpc::build,
     },
     Entry {
+        method: Method::CetdTpcPagewide,
         name: "cetd-tpc-pagewide",
         summary: "cetd-tpc with paper 1's page-wide reading of path coverage (for comparison)",
         build: cetd_tpc::build_pagewide,
     },
     Entry {
+        method: Method::PathClustering,
         name: "path-clustering",
         summary: "tag-path clustering, trained thresholds, site templates (paper 3, SPEC §4)",
         build: path_clustering::build,
     },
     Entry {
+        method: Method::TextDistribution,
         name: "text-distribution",
         summary: "Gaussian-smoothed sentence and node weights, largest self weight (paper 4, SPEC §5)",
         build: text_distribution::build,
     },
     Entry {
+        method: Method::TemplateSvm,
         name: "template-svm",
         summary: "site templates + RBF-kernel SVM over block features R1-R5 (paper 5, SPEC §6)",
         build: template_svm::build,
     },
     Entry {
+        method: Method::Cc,
         name: "cc",
         summary: "content correlativity with promotion/demotion smoothing (paper 2, SPEC §3)",
         build: cc::build,
     },
     Entry {
+        method: Method::Cetd,
         name: "cetd",
         summary: "composite text density + DensitySum (Sun et al., SIGIR 2011; reference)",
         build: cetd::build,
     },
     Entry {
+        method: Method::CetdTd,
         name: "cetd-td",
         summary: "cetd with simple text density C'/T (reference)",
         build: cetd::build_td,
     },
     Entry {
+        method: Method::Cepr,
         name: "cepr",
         summary: "tag path ratio x dispersion, path-aware Gaussian smoothing (Wu et al., CIKM 2013; reference)",
         build: cepr::build,
     },
     Entry {
+        method: Method::CeprTpr,
         name: "cepr-tpr",
         summary: "cepr with plain text-to-tag-path ratios, no smoothing (reference)",
         build: cepr::build_tpr,
     },
     Entry {
+        method: Method::Cetr,
         name: "cetr",
         summary: "text-to-tag ratio of source lines, 2-D k-means (Weninger et al., WWW 2010; reference)",
         build: cetr::build,
     },
     Entry {
+        method: Method::CetrKm,
         name: "cetr-km",
         summary: "cetr with 1-D k-means on the smoothed ratios (reference)",
         build: cetr::build_km,
     },
     Entry {
+        method: Method::CetrTm,
         name: "cetr-tm",
         summary: "cetr with the threshold T' > lambda * sigma (reference)",
         build: cetr::build_tm,
     },
 ];
 
-/// The algorithm used when none is named.
-pub const DEFAULT: &str = "auto";
-
-/// Builds the algorithm called `name` ("auto" is the default) with `params`.
-pub fn build(name: &str, params: &[(String, String)]) -> Result<Box<dyn Algorithm>, Error> {
-    let entry = REGISTRY
-        .iter()
-        .find(|e| e.name == name)
-        .ok_or_else(|| Error::UnknownAlgorithm(name.to_owned()))?;
+/// Builds `method` with `params`; an unknown or malformed parameter is an
+/// error.
+pub fn build(method: Method, params: &[(String, String)]) -> Result<Box<dyn Algorithm>, Error> {
+    let entry = method.entry();
     let mut p = Params::new(params);
     let alg = (entry.build)(&mut p)?;
-    p.finish(name)?;
+    p.finish(entry.name)?;
     Ok(alg)
 }
 
@@ -167,6 +288,8 @@ pub fn build(name: &str, params: &[(String, String)]) -> Result<Box<dyn Algorith
 #[derive(Debug)]
 pub struct Params {
     items: Vec<(String, String, bool)>,
+    /// Every key the algorithm asked for: the parameters it has.
+    known: Vec<String>,
 }
 
 impl Params {
@@ -177,11 +300,15 @@ impl Params {
                 .iter()
                 .map(|(k, v)| (k.clone(), v.clone(), false))
                 .collect(),
+            known: Vec::new(),
         }
     }
 
     /// The raw value of `key`, marking it used.
     pub fn take(&mut self, key: &str) -> Option<String> {
+        if !self.known.iter().any(|k| k == key) {
+            self.known.push(key.to_owned());
+        }
         let mut found = None;
         for item in self.items.iter_mut().filter(|i| i.0 == key) {
             item.2 = true;
@@ -211,7 +338,14 @@ impl Params {
         match self.items.iter().find(|i| !i.2) {
             Some((k, _, _)) => Err(Error::BadParam {
                 name: k.clone(),
-                reason: format!("{algorithm} has no such parameter"),
+                reason: if self.known.is_empty() {
+                    format!("{algorithm} takes no parameters")
+                } else {
+                    format!(
+                        "{algorithm} has no such parameter (it takes: {})",
+                        self.known.join(", ")
+                    )
+                },
             }),
             None => Ok(()),
         }
@@ -271,22 +405,36 @@ mod tests {
     #[test]
     fn params_are_checked() {
         let given = vec![("lambda".to_owned(), "0.5".to_owned())];
-        assert!(build("cetd-tpc", &given).is_ok());
+        assert!(build(Method::CetdTpc, &given).is_ok());
         let bad = vec![("lambda".to_owned(), "x".to_owned())];
         assert!(matches!(
-            build("cetd-tpc", &bad),
+            build(Method::CetdTpc, &bad),
             Err(Error::BadParam { .. })
         ));
         let unknown = vec![("nope".to_owned(), "1".to_owned())];
         assert!(matches!(
-            build("cetd-tpc", &unknown),
+            build(Method::CetdTpc, &unknown),
             Err(Error::BadParam { .. })
         ));
-        assert!(matches!(
-            build("nope", &[]),
-            Err(Error::UnknownAlgorithm(_))
-        ));
-        assert_eq!(build("auto", &[]).unwrap().name(), DEFAULT);
+        let Err(e) = build(Method::CetdTpc, &unknown) else {
+            panic!("an unknown parameter builds")
+        };
+        assert!(e.to_string().contains("it takes: lambda"), "{e}");
+        assert_eq!(build(Method::default(), &[]).unwrap().name(), "auto");
+    }
+
+    #[test]
+    fn methods_by_name() {
+        use std::str::FromStr;
+        assert_eq!(Method::ALL.len(), REGISTRY.len());
+        for (m, e) in Method::ALL.iter().zip(REGISTRY) {
+            assert_eq!(m.name(), e.name);
+            assert_eq!(Method::from_str(e.name).unwrap(), *m);
+            assert_eq!(build(*m, &[]).unwrap().name(), e.name);
+        }
+        let e = Method::from_str("nope").unwrap_err();
+        assert!(matches!(e, Error::UnknownAlgorithm(_)));
+        assert!(e.to_string().contains("auto, cetd-tpc,"), "{e}");
     }
 
     #[test]

@@ -24,6 +24,8 @@
 //! Cost: O(n log n) for the sort of the clusters, everything else O(n) in
 //! the number of nodes.
 
+mod model;
+#[cfg(feature = "train")]
 pub mod train;
 
 use std::collections::BTreeMap;
@@ -35,7 +37,9 @@ use crate::Error;
 use crate::annotate::{Page, PathId};
 use crate::dom::{DOCUMENT, NodeId, Tag};
 
-pub use train::{Centres, MODEL_VERSION, Model, PageSummary, summarize, train};
+pub use model::{Centres, MODEL_VERSION, Model};
+#[cfg(feature = "train")]
+pub use train::{PageSummary, summarize, train};
 
 /// σ² = 4: the span variance above which a cluster is examined for split
 /// points. Paper 3 gives no value (SPEC §4 fixes 4).
@@ -606,12 +610,13 @@ mod tests {
         assert!(matches!(Model::from_json(&v2), Err(Error::Model(_))));
         assert_eq!(Model::from_json(&m.to_json()).unwrap(), m);
         let missing = vec![("model".to_owned(), "/nonexistent/model.json".to_owned())];
-        let err = crate::algorithms::build("path-clustering", &missing)
+        let err = crate::algorithms::build("path-clustering".parse().unwrap(), &missing)
             .err()
             .unwrap();
         assert!(matches!(err, Error::Model(_)), "{err}");
     }
 
+    #[cfg(feature = "train")]
     #[test]
     fn training_is_deterministic_and_sane() {
         let page = |i: usize| {

@@ -20,7 +20,7 @@
 //!   output and are not classified (nor used in training).
 //! * **Output**: the own text nodes of the content blocks, in document
 //!   order.
-//! * **Training labels** ([`label_blocks`], SPEC §6.2): a token of a
+//! * **Training labels** (`label_blocks`, feature `train`, SPEC §6.2): a token of a
 //!   block's own text counts when some window of 4 consecutive block
 //!   tokens containing it is a 4-gram of the gold text; a block of fewer
 //!   than 4 tokens counts whole when it occurs contiguously in the gold.
@@ -36,7 +36,7 @@ use super::{Algorithm, Params, Selection};
 use crate::Error;
 use crate::annotate::Page;
 use crate::dom::{NodeId, Tag};
-use crate::svm;
+use crate::model::svm;
 
 /// Number of block features (R1–R5).
 pub const FEATURES: usize = 5;
@@ -252,6 +252,7 @@ impl GoldGrams {
     }
 }
 
+#[cfg(feature = "train")]
 /// Labels each block from the gold text (SPEC §6.2): `Some(true)` content,
 /// `Some(false)` noise, `None` for a block without own tokens.
 pub fn label_blocks(page: &Page<'_>, b: &Blocks, gold: &str) -> Vec<Option<bool>> {
@@ -265,95 +266,7 @@ pub fn label_blocks(page: &Page<'_>, b: &Blocks, gold: &str) -> Vec<Option<bool>
     own.iter().map(|toks| grams.label(toks)).collect()
 }
 
-/// Leaf-level counts of one page, paper 5's evaluation (SPEC §6.2, last
-/// item): a leaf is a counted text node with tokens; its gold label is
-/// [`GoldGrams::label`] of its own tokens against the gold text (a leaf
-/// thereby inherits what the 4-gram rule gives its text, as a block's own
-/// text does); it is extracted when it lies inside a selected node, or —
-/// for algorithms that return text rather than nodes (CETR) — when the
-/// same rule, read against the output text instead of the gold, calls it
-/// content.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct LeafCounts {
-    /// Content leaves extracted.
-    pub tp: usize,
-    /// Noise leaves extracted.
-    pub fp: usize,
-    /// Content leaves not extracted.
-    pub fn_: usize,
-    /// Noise leaves not extracted.
-    pub tn: usize,
-}
-
-impl LeafCounts {
-    /// Precision, recall and F1 of the page: tp / (tp + fp) and tp /
-    /// (tp + fn), each 0 when its denominator is; a page with no content
-    /// leaf and nothing extracted scores (1, 1, 1).
-    pub fn prf(&self) -> (f64, f64, f64) {
-        if self.tp + self.fp + self.fn_ == 0 {
-            return (1.0, 1.0, 1.0);
-        }
-        let ratio = |a: usize, b: usize| if b == 0 { 0.0 } else { a as f64 / b as f64 };
-        let p = ratio(self.tp, self.tp + self.fp);
-        let r = ratio(self.tp, self.tp + self.fn_);
-        let f = if p + r > 0.0 {
-            2.0 * p * r / (p + r)
-        } else {
-            0.0
-        };
-        (p, r, f)
-    }
-
-    /// Counts one leaf.
-    pub fn add(&mut self, gold: bool, extracted: bool) {
-        match (gold, extracted) {
-            (true, true) => self.tp += 1,
-            (false, true) => self.fp += 1,
-            (true, false) => self.fn_ += 1,
-            (false, false) => self.tn += 1,
-        }
-    }
-}
-
-/// The [`LeafCounts`] of `page` for an algorithm's `selection` against
-/// `gold`. One pass over the content root's subtree marks the nodes inside
-/// a selected node (a parent precedes its children in document order).
-pub fn leaf_counts(page: &Page<'_>, selection: &Selection, gold: &str) -> LeafCounts {
-    let dom = page.dom;
-    let grams = GoldGrams::new(gold);
-    let output = selection.text.as_deref().map(GoldGrams::new);
-    let marked = selection.marks(dom.len());
-    let mut inside = vec![false; dom.len()];
-    // The root counts as inside when it or an ancestor is selected.
-    let mut a = page.root;
-    while !a.is_none() {
-        if marked[a.index()] {
-            inside[page.root.index()] = true;
-            break;
-        }
-        a = dom.node(a).parent;
-    }
-    for id in dom.descendants(page.root).skip(1) {
-        let parent = dom.node(id).parent;
-        inside[id.index()] = marked[id.index()] || inside[parent.index()];
-    }
-    let mut counts = LeafCounts::default();
-    let mut toks = Vec::new();
-    for t in &page.texts {
-        toks.clear();
-        tokens(dom.text_of(t.node).unwrap_or(""), &mut toks);
-        let Some(gold_label) = grams.label(&toks) else {
-            continue;
-        };
-        let extracted = match &output {
-            Some(o) => o.label(&toks) == Some(true),
-            None => inside[t.node.index()],
-        };
-        counts.add(gold_label, extracted);
-    }
-    counts
-}
-
+#[cfg(feature = "train")]
 /// Training samples of one page: the features and label of every block
 /// with own text.
 pub fn page_samples(page: &Page<'_>, gold: &str) -> Vec<Sample> {
@@ -366,6 +279,7 @@ pub fn page_samples(page: &Page<'_>, gold: &str) -> Vec<Sample> {
         .collect()
 }
 
+#[cfg(feature = "train")]
 /// Decodes, parses, cleans and annotates a page and returns its training
 /// samples against `gold` (see [`page_samples`]).
 pub fn samples_from_bytes(bytes: &[u8], gold: &str) -> Result<Vec<Sample>, Error> {
@@ -494,72 +408,7 @@ mod tests {
         assert_eq!(b.text_block, vec![0, 1, 1, 2, 3]);
     }
 
-    /// A page of four leaves: a title, a two-leaf paragraph and a nav link.
-    const LEAF_PAGE: &str = "<body><h1>A quiet harbour town</h1>\
-        <div id=d><p>Boats come in at dawn <b>every single day</b></p></div>\
-        <nav><a href=/>Home page link</a></nav></body>";
-
-    /// The gold of [`LEAF_PAGE`]: the title and the paragraph.
-    const LEAF_GOLD: &str = "A quiet harbour town\nBoats come in at dawn every single day";
-
-    fn element(dom: &crate::dom::Dom, tag: Tag) -> NodeId {
-        dom.descendants(dom.content_root())
-            .find(|&n| dom.tag(n) == Some(tag))
-            .unwrap()
-    }
-
-    #[test]
-    fn leaf_counts_by_hand() {
-        let dom = parse(LEAF_PAGE);
-        let root = dom.content_root();
-        let page = annotate(&dom, "", root);
-        // Leaves: the h1 text, "Boats come in at dawn", "every single
-        // day", "Home page link"; gold labels: content, content, content,
-        // noise.
-        assert_eq!(page.texts.len(), 4);
-        // The div selected: the two paragraph leaves inside it are
-        // extracted (the <b> one through two levels), the title missed.
-        let div = Selection {
-            nodes: vec![element(&dom, Tag::DIV)],
-            ..Selection::default()
-        };
-        let c = leaf_counts(&page, &div, LEAF_GOLD);
-        assert_eq!((c.tp, c.fp, c.fn_, c.tn), (2, 0, 1, 1));
-        let (p, r, f) = c.prf();
-        assert_eq!((p, r), (1.0, 2.0 / 3.0));
-        assert!((f - 0.8).abs() < 1e-12);
-        // The whole body: everything extracted, the nav link is a false
-        // positive.
-        let all = Selection {
-            nodes: vec![root],
-            ..Selection::default()
-        };
-        let c = leaf_counts(&page, &all, LEAF_GOLD);
-        assert_eq!((c.tp, c.fp, c.fn_, c.tn), (3, 1, 0, 0));
-        // The <html> element, an ancestor of the root, selects all too.
-        let html = Selection {
-            nodes: vec![dom.node(root).parent],
-            ..Selection::default()
-        };
-        assert_eq!(leaf_counts(&page, &html, LEAF_GOLD), c);
-        // Nothing selected: recall 0, precision 0 by convention.
-        let c = leaf_counts(&page, &Selection::default(), LEAF_GOLD);
-        assert_eq!((c.tp, c.fp, c.fn_, c.tn), (0, 0, 3, 1));
-        assert_eq!(c.prf(), (0.0, 0.0, 0.0));
-        // A text output (CETR): a leaf is extracted when the 4-gram rule
-        // finds it in the text; "every single day" is not there.
-        let text = Selection {
-            text: Some("A quiet harbour town\nBoats come in at dawn\nHome page link".into()),
-            ..Selection::default()
-        };
-        let c = leaf_counts(&page, &text, LEAF_GOLD);
-        assert_eq!((c.tp, c.fp, c.fn_, c.tn), (2, 1, 1, 0));
-        // No content leaf and nothing extracted: a perfect page.
-        let c = leaf_counts(&page, &Selection::default(), "unrelated words only here");
-        assert_eq!((c.tp, c.fp, c.fn_, c.tn), (0, 0, 0, 4));
-        assert_eq!(c.prf(), (1.0, 1.0, 1.0));
-    }
-
+    #[cfg(feature = "train")]
     #[test]
     fn labels_follow_the_four_gram_rule() {
         let dom = parse(

@@ -601,14 +601,14 @@ mod tests {
     fn bad_params() {
         let sigma0 = vec![("sigma_pos".to_owned(), "0".to_owned())];
         assert!(matches!(
-            super::super::build("text-distribution", &sigma0),
+            super::super::build("text-distribution".parse().unwrap(), &sigma0),
             Err(Error::BadParam { .. })
         ));
         let alpha = vec![("alpha".to_owned(), "5".to_owned())];
-        assert!(super::super::build("text-distribution", &alpha).is_ok());
+        assert!(super::super::build("text-distribution".parse().unwrap(), &alpha).is_ok());
         let numbering = vec![("numbering".to_owned(), "some".to_owned())];
         assert!(matches!(
-            super::super::build("text-distribution", &numbering),
+            super::super::build("text-distribution".parse().unwrap(), &numbering),
             Err(Error::BadParam { .. })
         ));
     }

@@ -2,6 +2,10 @@
 //! builder (real pages are mis-nested; the tree must be the one a browser
 //! builds).
 //!
+//! **Unstable:** public for the tools of the unchaff workspace (evaluation,
+//! training, explanation); may change in any release. See the crate
+//! docs' *Stability*.
+//!
 //! The sink writes straight into the arena: no reference-counted nodes, no
 //! per-node `String`. Comments, processing instructions and doctypes are
 //! never linked into the tree; template contents go to an unlinked

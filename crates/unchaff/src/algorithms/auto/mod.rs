@@ -32,13 +32,14 @@
 pub mod context;
 pub mod features;
 pub mod headline;
+#[cfg(feature = "train")]
 pub mod train;
 pub mod vocab;
 
 use super::{Algorithm, Params, Selection};
 use crate::Error;
 use crate::annotate::Page;
-use crate::gbdt;
+use crate::model::gbdt;
 use features::Blocks;
 use serde::{Deserialize, Serialize};
 

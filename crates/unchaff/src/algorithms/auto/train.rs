@@ -22,7 +22,8 @@ use super::{AutoModel, MODEL_VERSION, block_probabilities, context};
 use crate::Error;
 use crate::algorithms::template_svm::{GoldGrams, tokens};
 use crate::annotate::Page;
-use crate::gbdt::{self, Forest, TrainParams};
+use crate::model::gbdt::{self, Forest};
+use crate::train::gbdt::{TrainParams, train as train_gbdt};
 
 /// The labelled blocks of one page.
 #[derive(Clone, Debug, Default)]
@@ -142,7 +143,7 @@ fn block_rows<'a>(pages: impl Iterator<Item = &'a TrainPage>) -> Rows {
 }
 
 fn train_rows(r: &Rows, names: &[&str], p: &TrainParams) -> Result<gbdt::Model, Error> {
-    gbdt::train(&r.x, &r.y, &r.w, names, p)
+    train_gbdt(&r.x, &r.y, &r.w, names, p)
 }
 
 /// Trains both stages on `pages` (see the module documentation).

@@ -1,32 +1,11 @@
-//! A support vector machine with a Gaussian (RBF) kernel, written for
-//! paper 5's block classifier (SPEC §6.2) and usable on its own.
-//!
-//! * **Problem**: C-SVC, min ½ αᵀQα − eᵀα subject to yᵀα = 0 and
-//!   0 ≤ αᵢ ≤ C, with Qᵢⱼ = yᵢ yⱼ K(xᵢ, xⱼ) and
-//!   K(x, z) = exp(−γ ‖x − z‖²).
-//! * **Solver**: sequential minimal optimisation. Each step picks the
-//!   pair (i, j) by the second-order working-set selection of Fan, Chen
-//!   and Lin (JMLR 6, 2005, "WSS 2", the one libsvm uses): i is the
-//!   maximal violator, j the index that decreases the objective most
-//!   under a second-order model. It stops when the maximal violation
-//!   m(α) − M(α) falls under `eps` (1e-3, libsvm's default).
-//! * **Kernel cache**: rows of Q are kept in an LRU cache whose size is
-//!   capped in bytes ([`TrainParams::cache_bytes`]); a row is computed
-//!   when it is asked for and not cached.
-//! * **Shrinking**: the bounded variables that cannot move under the
-//!   current gradient are taken out of the active set (libsvm's
-//!   heuristic); the gradient of the removed ones is rebuilt before the
-//!   final optimality check, so shrinking changes speed, not the answer.
-//!
-//! The trained [`Model`] keeps only the support vectors and their
-//! coefficients yᵢαᵢ; it is serde-serialisable with a format version.
+//! Training of the SVM of [`crate::model::svm`]: C-SVC solved by
+//! sequential minimal optimisation with libsvm's second-order working-set
+//! selection, an LRU kernel-row cache and shrinking; stratified
+//! cross-validation.
 
-use serde::{Deserialize, Serialize};
-
+use super::SplitMix;
 use crate::Error;
-
-/// Format version of a serialised [`Model`].
-pub const MODEL_VERSION: u32 = 1;
+use crate::model::svm::*;
 
 /// τ = 1e-12: the curvature used when a pair's quadratic coefficient is
 /// not positive (Fan, Chen & Lin 2005, §III; libsvm's `TAU`).
@@ -59,29 +38,6 @@ impl Default for TrainParams {
     }
 }
 
-/// A trained classifier: f(x) = Σ coefᵢ K(svᵢ, x) − ρ; class 1 when
-/// f(x) > 0.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Model {
-    /// Format version, [`MODEL_VERSION`].
-    pub version: u32,
-    /// Kernel width γ.
-    pub gamma: f64,
-    /// The C it was trained with (informative).
-    pub c: f64,
-    /// The offset ρ.
-    pub rho: f64,
-    /// Number of features.
-    pub dim: usize,
-    /// Support vectors, `dim` numbers each, concatenated.
-    pub support: Vec<f64>,
-    /// yᵢαᵢ of each support vector.
-    pub coef: Vec<f64>,
-    /// What it was trained on (free text).
-    #[serde(default)]
-    pub trained_on: String,
-}
-
 /// Summary of one training run.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct TrainStats {
@@ -91,71 +47,6 @@ pub struct TrainStats {
     pub rows_computed: usize,
     /// Whether the iteration cap stopped it before convergence.
     pub hit_iteration_cap: bool,
-}
-
-fn rbf(gamma: f64, a: &[f64], b: &[f64]) -> f64 {
-    let mut d = 0.0;
-    for (x, y) in a.iter().zip(b) {
-        let t = x - y;
-        d += t * t;
-    }
-    (-gamma * d).exp()
-}
-
-impl Model {
-    /// Number of support vectors.
-    pub fn support_count(&self) -> usize {
-        self.coef.len()
-    }
-
-    /// The decision value f(x); class 1 when positive. `x` shorter or
-    /// longer than [`Model::dim`] is compared on the common prefix.
-    pub fn decision(&self, x: &[f64]) -> f64 {
-        let mut s = 0.0;
-        if self.dim == 0 {
-            return -self.rho;
-        }
-        for (sv, &c) in self.support.chunks_exact(self.dim).zip(&self.coef) {
-            s += c * rbf(self.gamma, sv, x);
-        }
-        s - self.rho
-    }
-
-    /// The class of `x`: true for class 1.
-    pub fn predict(&self, x: &[f64]) -> bool {
-        self.decision(x) > 0.0
-    }
-
-    /// Reads a model from JSON, checking its version and shape.
-    pub fn from_json(json: &str) -> Result<Model, Error> {
-        let m: Model = serde_json::from_str(json)
-            .map_err(|e| Error::Model(format!("not an SVM model: {e}")))?;
-        if m.version != MODEL_VERSION {
-            return Err(Error::Model(format!(
-                "SVM model version {} is not supported (this build reads version {MODEL_VERSION})",
-                m.version
-            )));
-        }
-        if m.support.len() != m.dim * m.coef.len() || !m.gamma.is_finite() || !m.rho.is_finite() {
-            return Err(Error::Model("SVM model is malformed".to_owned()));
-        }
-        Ok(m)
-    }
-
-    /// Loads a model from a JSON file.
-    pub fn load(path: &std::path::Path) -> Result<Model, Error> {
-        let s = std::fs::read_to_string(path)
-            .map_err(|e| Error::Model(format!("cannot read {}: {e}", path.display())))?;
-        Model::from_json(&s).map_err(|e| match e {
-            Error::Model(m) => Error::Model(format!("{}: {m}", path.display())),
-            other => other,
-        })
-    }
-
-    /// The model as JSON.
-    pub fn to_json(&self) -> String {
-        serde_json::to_string(self).unwrap_or_default()
-    }
 }
 
 /// An LRU cache of kernel rows (Q rows, stored as `f32` like libsvm's
@@ -670,34 +561,6 @@ pub struct CvScore {
     pub accuracy: f64,
     /// F1 of class 1 over all held-out samples.
     pub f1: f64,
-}
-
-/// SplitMix64: a small deterministic generator for shuffles and tests.
-#[derive(Clone, Debug)]
-pub struct SplitMix(pub u64);
-
-impl SplitMix {
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A number in [0, 1).
-    pub fn next_f64(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
-    }
-
-    /// Shuffles `v` in place (Fisher–Yates).
-    pub fn shuffle<T>(&mut self, v: &mut [T]) {
-        for i in (1..v.len()).rev() {
-            let j = (self.next_u64() % (i as u64 + 1)) as usize;
-            v.swap(i, j);
-        }
-    }
 }
 
 /// Stratified k-fold cross-validation: each class is shuffled (seeded)

@@ -1,0 +1,48 @@
+//! The library's error type.
+
+/// Everything that can go wrong. Extraction itself never fails on odd
+/// HTML; errors are about input that is not a page at all, or options
+/// that make no sense.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// Zero bytes (after decompression).
+    #[error("input is empty")]
+    EmptyInput,
+    /// Input larger than [`crate::Options::max_input_bytes`].
+    #[error("input is larger than the limit of {limit} bytes")]
+    TooLarge {
+        /// The limit in force.
+        limit: usize,
+    },
+    /// Input that is binary data, not text.
+    #[error("input is binary data, not an HTML page ({percent}% control bytes in its first 8 KiB)")]
+    Binary {
+        /// Share of control bytes seen.
+        percent: u32,
+    },
+    /// A gzip stream that is corrupt or cut short.
+    #[error("gzip input is corrupt or truncated: {0}")]
+    Gzip(String),
+    /// A charset label no browser knows.
+    #[error("unknown charset {0:?}")]
+    UnknownCharset(String),
+    /// An algorithm name that is not one of [`crate::Method::ALL`].
+    #[error("unknown algorithm {0:?} (the algorithms are: {names})", names = crate::Method::names().join(", "))]
+    UnknownAlgorithm(String),
+    /// A malformed or unknown algorithm parameter.
+    #[error("bad parameter {name:?}: {reason}")]
+    BadParam {
+        /// The parameter's name.
+        name: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// A trained model that cannot be read, or training that cannot run.
+    #[error("model: {0}")]
+    Model(String),
+    /// The template library (SQLite) cannot be opened, read or written,
+    /// or this build has no template support (cargo feature `templates`).
+    #[error("template library: {0}")]
+    Templates(String),
+}

@@ -1,0 +1,391 @@
+//! The pipeline, run once per page: [`Extractor`] holds what is built once
+//! (the algorithm with its model, a template library) and runs the stages
+//! in order, each a named step below.
+
+use std::time::{Duration, Instant};
+
+use crate::algorithms::{self, Algorithm, Selection};
+use crate::annotate::{self, Page};
+use crate::decode::{self, CharsetSource};
+use crate::dom::{Dom, NodeId};
+use crate::metadata::{self, Metadata};
+use crate::{Error, Format, Input, Method, Options, clean, html_out, markdown, parse, render};
+
+/// The version of the JSON output's schema (`docs/json-schema.md`).
+pub const JSON_SCHEMA: u32 = 1;
+
+/// Share of control bytes in the first [`BINARY_SNIFF_BYTES`] above which
+/// input is called binary: real HTML has none, stray ones come in ones and
+/// twos; random bytes have ~10%, images and archives far more.
+pub const BINARY_CONTROL_PERCENT: u32 = 2;
+
+/// How much of the input the binary check reads.
+pub const BINARY_SNIFF_BYTES: usize = 8 * 1024;
+
+/// Fewest control bytes that make input binary: a short text with a few
+/// stray control characters is still text.
+pub const BINARY_MIN_CONTROLS: usize = 32;
+
+/// The result of extracting one page.
+#[derive(Clone, Debug, serde::Serialize)]
+#[non_exhaustive]
+pub struct Extraction {
+    /// The page URL, as given in [`Input::url`].
+    pub url: Option<String>,
+    /// The page title (`<title>`, as written; [`Metadata::title`] is the
+    /// cleaned-up article title).
+    pub title: Option<String>,
+    /// The main content as plain text, one block a line.
+    pub text: String,
+    /// The main content as Markdown (for the Markdown and JSON formats).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub markdown: Option<String>,
+    /// The main content as clean HTML (for the HTML format, and JSON with
+    /// [`Options::json_html`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub html: Option<String>,
+    /// The page's metadata (empty unless [`Options::metadata`] is on or
+    /// the format is JSON).
+    pub metadata: Metadata,
+    /// The algorithm that produced it.
+    pub algorithm: Method,
+    /// The charset the page was decoded with (WHATWG name).
+    pub charset: String,
+    /// Why that charset.
+    pub charset_source: CharsetSource,
+    /// The time each stage took on this page.
+    #[serde(skip)]
+    pub times: StageTimes,
+    #[serde(skip)]
+    format: Format,
+}
+
+impl Extraction {
+    /// The extraction in the format the options asked for.
+    pub fn render(&self) -> String {
+        match self.format {
+            Format::Text => self.text.clone(),
+            Format::Markdown => self.markdown.clone().unwrap_or_default(),
+            Format::Html => self.html.clone().unwrap_or_default(),
+            Format::Json => self.to_json(),
+        }
+    }
+
+    /// The extraction as the versioned JSON object of
+    /// `docs/json-schema.md` (`{"schema": 1, "url", "title", "text", …}`).
+    pub fn to_json(&self) -> String {
+        #[derive(serde::Serialize)]
+        struct Versioned<'a> {
+            schema: u32,
+            #[serde(flatten)]
+            e: &'a Extraction,
+        }
+        serde_json::to_string(&Versioned {
+            schema: JSON_SCHEMA,
+            e: self,
+        })
+        .unwrap_or_default()
+    }
+}
+
+/// Time spent in each stage, for one page ([`Extraction::times`]) or
+/// summed over many ([`StageTimes::add`]).
+#[derive(Clone, Copy, Debug, Default)]
+#[non_exhaustive]
+pub struct StageTimes {
+    /// gunzip + charset detection + decoding.
+    pub decode: Duration,
+    /// HTML5 tree building.
+    pub parse: Duration,
+    /// Metadata, cleaning, templates and the statistics pass.
+    pub annotate: Duration,
+    /// The algorithm.
+    pub algorithm: Duration,
+    /// Rendering the outputs.
+    pub render: Duration,
+}
+
+impl StageTimes {
+    /// The sum of all stages.
+    pub fn total(&self) -> Duration {
+        self.decode + self.parse + self.annotate + self.algorithm + self.render
+    }
+
+    /// Adds another set of times to this one.
+    pub fn add(&mut self, o: &StageTimes) {
+        self.decode += o.decode;
+        self.parse += o.parse;
+        self.annotate += o.annotate;
+        self.algorithm += o.algorithm;
+        self.render += o.render;
+    }
+}
+
+/// What [`Extractor::extract_with`] shows of a page's run, between the
+/// algorithm and the output: for evaluation and explanation tools.
+#[non_exhaustive]
+pub struct Inspection<'p, 'a> {
+    /// The annotated page (its cleaned tree is `page.dom`).
+    pub page: &'p Page<'a>,
+    /// What the algorithm chose, with its per-node scores.
+    pub selection: &'p Selection,
+    /// Subtrees a site template deleted before the algorithm ran (still
+    /// readable in `page.dom`, detached from the tree).
+    pub removed: &'p [NodeId],
+}
+
+/// Every site's template entries, read once from a library.
+#[cfg(feature = "templates")]
+type SiteTemplates = std::collections::BTreeMap<String, crate::templates::EntrySet>;
+
+/// An algorithm built once, for many pages; `Send + Sync`, so one
+/// extractor serves every thread.
+pub struct Extractor {
+    algorithm: Box<dyn Algorithm>,
+    method: Method,
+    options: Options,
+    /// Every site's template, read once from the library when one is given.
+    #[cfg(feature = "templates")]
+    templates: Option<SiteTemplates>,
+}
+
+impl std::fmt::Debug for Extractor {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Extractor")
+            .field("method", &self.method)
+            .field("options", &self.options)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Extractor {
+    /// Builds the algorithm the options name, checking its parameters.
+    /// With a template library (from [`Options::templates`], or an
+    /// algorithm's `templates=FILE` parameter) the library is opened once
+    /// and every site's entries are read into memory.
+    pub fn new(options: &Options) -> Result<Extractor, Error> {
+        let algorithm = algorithms::build(options.method, &options.params)?;
+        let path = options
+            .templates
+            .clone()
+            .or_else(|| algorithm.templates().map(std::path::Path::to_path_buf));
+        #[cfg(feature = "templates")]
+        let templates = match path {
+            Some(p) => Some(crate::templates::Library::open(&p)?.all_sites()?),
+            None => None,
+        };
+        #[cfg(not(feature = "templates"))]
+        if let Some(p) = path {
+            return Err(Error::Templates(format!(
+                "{}: this build of unchaff has no template library support \
+                 (cargo feature `templates`)",
+                p.display()
+            )));
+        }
+        Ok(Extractor {
+            algorithm,
+            method: options.method,
+            options: options.clone(),
+            #[cfg(feature = "templates")]
+            templates,
+        })
+    }
+
+    /// The algorithm.
+    pub fn method(&self) -> Method {
+        self.method
+    }
+
+    /// The options it was built with.
+    pub fn options(&self) -> &Options {
+        &self.options
+    }
+
+    /// Extracts one page.
+    pub fn extract<'a>(&self, input: impl Into<Input<'a>>) -> Result<Extraction, Error> {
+        self.run(input.into(), |_| ()).map(|(x, ())| x)
+    }
+
+    /// Extracts one page and lets `inspect` look at the annotated page and
+    /// the algorithm's selection before they are dropped (evaluation and
+    /// explanation tools; the extraction is the same as
+    /// [`Extractor::extract`]'s).
+    pub fn extract_with<'a, R>(
+        &self,
+        input: impl Into<Input<'a>>,
+        inspect: impl FnOnce(&Inspection<'_, '_>) -> R,
+    ) -> Result<(Extraction, R), Error> {
+        self.run(input.into(), inspect)
+    }
+
+    fn run<R>(
+        &self,
+        input: Input<'_>,
+        inspect: impl FnOnce(&Inspection<'_, '_>) -> R,
+    ) -> Result<(Extraction, R), Error> {
+        let mut times = StageTimes::default();
+        let t0 = Instant::now();
+        let decoded = decode_input(input, self.options.max_input_bytes)?;
+        let t1 = Instant::now();
+        let mut dom = parse::parse(&decoded.text);
+        let t2 = Instant::now();
+        let root = dom.content_root();
+        let url = input.url;
+        let fmt = self.options.format;
+        // Before cleaning: the head and the body's scripts are still linked.
+        let want_meta = self.options.metadata || fmt == Format::Json;
+        let mut meta = if want_meta {
+            read_metadata(&dom, url)
+        } else {
+            Metadata::default()
+        };
+        let base = match fmt {
+            Format::Text => None,
+            _ => markdown::base_url(&dom, url),
+        };
+        clean::clean(&mut dom, root);
+        let removed = self.apply_templates(&mut dom, root, url);
+        let mut page = annotate::annotate(&dom, &decoded.text, root);
+        page.url = url;
+        let t3 = Instant::now();
+        let selection = self.algorithm.run(&page);
+        let t4 = Instant::now();
+        let text = render::text(&dom, root, &selection);
+        let title = render::title(&dom);
+        let markdown = matches!(fmt, Format::Markdown | Format::Json).then(|| {
+            let o = markdown::MarkdownOptions {
+                links: self.options.links,
+                images: self.options.images,
+            };
+            markdown::markdown(&dom, root, &selection, base.as_ref(), o)
+        });
+        let html = (fmt == Format::Html || (fmt == Format::Json && self.options.json_html))
+            .then(|| html_out::html(&dom, root, &selection, base.as_ref()));
+        if want_meta {
+            metadata::detect_language(&mut meta, &text);
+        }
+        let t5 = Instant::now();
+        let seen = inspect(&Inspection {
+            page: &page,
+            selection: &selection,
+            removed: &removed,
+        });
+        times.decode = t1 - t0;
+        times.parse = t2 - t1;
+        times.annotate = t3 - t2;
+        times.algorithm = t4 - t3;
+        times.render = t5 - t4;
+        let extraction = Extraction {
+            url: url.map(str::to_owned),
+            title,
+            text,
+            markdown,
+            html,
+            metadata: meta,
+            algorithm: self.method,
+            charset: decoded.encoding.name().to_owned(),
+            charset_source: decoded.source,
+            times,
+            format: fmt,
+        };
+        Ok((extraction, seen))
+    }
+
+    /// Deletes the leaf tags of the page's site template (when a library
+    /// was given and knows the site); returns the deleted subtrees.
+    #[cfg(feature = "templates")]
+    fn apply_templates(&self, dom: &mut Dom, root: NodeId, url: Option<&str>) -> Vec<NodeId> {
+        let Some(site) = self
+            .templates
+            .as_ref()
+            .zip(url)
+            .and_then(|(t, u)| t.get(&crate::templates::site_key(u)))
+        else {
+            return Vec::new();
+        };
+        let hits = site.matches(dom, root);
+        for &h in &hits {
+            dom.detach(h);
+        }
+        hits
+    }
+
+    #[cfg(not(feature = "templates"))]
+    fn apply_templates(&self, _: &mut Dom, _: NodeId, _: Option<&str>) -> Vec<NodeId> {
+        Vec::new()
+    }
+}
+
+/// Stage 1: size limit, gunzip, charset, decoding, and the binary check.
+fn decode_input(input: Input<'_>, max: usize) -> Result<decode::Decoded, Error> {
+    if input.bytes.len() > max {
+        return Err(Error::TooLarge { limit: max });
+    }
+    let raw = decode::gunzip_if_needed(input.bytes, max)?;
+    if raw.is_empty() {
+        return Err(Error::EmptyInput);
+    }
+    let decoded = decode::decode(&raw, input.charset)?;
+    if !matches!(decoded.encoding.name(), "UTF-16LE" | "UTF-16BE") {
+        check_not_binary(&raw)?;
+    }
+    Ok(decoded)
+}
+
+/// The page's metadata, read before cleaning removes the head's scripts
+/// (JSON-LD) from the tree.
+fn read_metadata(dom: &Dom, url: Option<&str>) -> Metadata {
+    let page_url = url.and_then(|u| url::Url::parse(u).ok());
+    metadata::metadata(dom, page_url.as_ref(), "")
+}
+
+/// Fails on input whose first bytes are mostly control characters.
+fn check_not_binary(bytes: &[u8]) -> Result<(), Error> {
+    let head = &bytes[..bytes.len().min(BINARY_SNIFF_BYTES)];
+    let controls = head
+        .iter()
+        .filter(|&&b| b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r' | 0x0c | 0x1b))
+        .count();
+    let percent = (controls * 100 / head.len().max(1)) as u32;
+    if controls >= BINARY_MIN_CONTROLS
+        && controls * 100 > head.len() * BINARY_CONTROL_PERCENT as usize
+    {
+        return Err(Error::Binary { percent });
+    }
+    Ok(())
+}
+
+/// A page taken through decode, parse and clean, ready to annotate: what
+/// training and template learning need from the pipeline (no templates,
+/// no metadata).
+#[cfg(any(feature = "train", feature = "templates"))]
+pub struct Prepared {
+    /// The decoded source.
+    pub text: String,
+    /// The cleaned tree.
+    pub dom: Dom,
+    /// The content root (`<body>`).
+    pub root: NodeId,
+}
+
+#[cfg(any(feature = "train", feature = "templates"))]
+impl Prepared {
+    /// Decodes (gzip, charset), parses and cleans `bytes`.
+    pub fn new(bytes: &[u8]) -> Result<Prepared, Error> {
+        let raw = decode::gunzip_if_needed(bytes, decode::DEFAULT_MAX_INPUT)?;
+        if raw.is_empty() {
+            return Err(Error::EmptyInput);
+        }
+        let text = decode::decode(&raw, None)?.text;
+        drop(raw);
+        let mut dom = parse::parse(&text);
+        let root = dom.content_root();
+        clean::clean(&mut dom, root);
+        Ok(Prepared { text, dom, root })
+    }
+
+    /// The annotated page.
+    pub fn page(&self) -> Page<'_> {
+        annotate::annotate(&self.dom, &self.text, self.root)
+    }
+}

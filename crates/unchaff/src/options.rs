@@ -1,0 +1,220 @@
+//! What to extract and how: [`Options`] (built into an
+//! [`crate::Extractor`] once) and [`Input`] (one page).
+
+use std::path::PathBuf;
+
+use crate::Method;
+use crate::decode;
+
+/// Output formats.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Format {
+    /// Plain text, one block a line.
+    #[default]
+    Text,
+    /// A JSON object (schema in `docs/json-schema.md`): text, markdown,
+    /// metadata, and more.
+    Json,
+    /// Markdown: headings, lists, tables, code blocks, quotes, emphasis.
+    Markdown,
+    /// A clean, safe HTML fragment: whitelisted tags and attributes only.
+    Html,
+}
+
+/// How to extract: the algorithm, its parameters, the output format and
+/// the limits. Built into an [`crate::Extractor`] once, for many pages.
+///
+/// ```
+/// use unchaff::{Format, Method, Options};
+/// let opts = Options::new()
+///     .with_method(Method::CetdTpc)
+///     .with_param("lambda", "0.3")
+///     .with_format(Format::Markdown);
+/// assert_eq!(opts.method, Method::CetdTpc);
+/// ```
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct Options {
+    /// The algorithm ([`Method::Auto`] by default).
+    pub method: Method,
+    /// Algorithm parameters, `key=value`, checked when the extractor is
+    /// built (an unknown key or a malformed value is an error).
+    pub params: Vec<(String, String)>,
+    /// The format [`crate::Extraction::render`] produces.
+    pub format: Format,
+    /// The largest input accepted, after decompression
+    /// ([`decode::DEFAULT_MAX_INPUT`] by default).
+    pub max_input_bytes: usize,
+    /// A site template library (cargo feature `templates`): the recurring
+    /// leaf tags of the page's site (its [`Input::url`] host) are deleted
+    /// before any algorithm runs.
+    pub templates: Option<PathBuf>,
+    /// Markdown renders links as `[text](href)`.
+    pub links: bool,
+    /// Markdown renders images as `![alt](src)`.
+    pub images: bool,
+    /// JSON output carries the clean HTML too.
+    pub json_html: bool,
+    /// Fill [`crate::Extraction::metadata`] (title, author, dates, …) for
+    /// every format; when false, only [`Format::Json`] output computes it
+    /// (the other formats never show it, and it costs ~5% of the time).
+    pub metadata: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            method: Method::Auto,
+            params: Vec::new(),
+            format: Format::Text,
+            max_input_bytes: decode::DEFAULT_MAX_INPUT,
+            templates: None,
+            links: false,
+            images: false,
+            json_html: false,
+            metadata: true,
+        }
+    }
+}
+
+impl Options {
+    /// The defaults: `auto`, plain text, metadata on.
+    pub fn new() -> Options {
+        Options::default()
+    }
+
+    /// Sets [`Options::method`].
+    pub fn with_method(mut self, method: Method) -> Options {
+        self.method = method;
+        self
+    }
+
+    /// Adds one algorithm parameter (see [`Options::params`]).
+    pub fn with_param(mut self, key: impl Into<String>, value: impl Into<String>) -> Options {
+        self.params.push((key.into(), value.into()));
+        self
+    }
+
+    /// Sets [`Options::format`].
+    pub fn with_format(mut self, format: Format) -> Options {
+        self.format = format;
+        self
+    }
+
+    /// Sets [`Options::max_input_bytes`].
+    pub fn with_max_input_bytes(mut self, limit: usize) -> Options {
+        self.max_input_bytes = limit;
+        self
+    }
+
+    /// Sets [`Options::templates`].
+    pub fn with_templates(mut self, library: impl Into<PathBuf>) -> Options {
+        self.templates = Some(library.into());
+        self
+    }
+
+    /// Sets [`Options::links`].
+    pub fn with_links(mut self, on: bool) -> Options {
+        self.links = on;
+        self
+    }
+
+    /// Sets [`Options::images`].
+    pub fn with_images(mut self, on: bool) -> Options {
+        self.images = on;
+        self
+    }
+
+    /// Sets [`Options::json_html`].
+    pub fn with_json_html(mut self, on: bool) -> Options {
+        self.json_html = on;
+        self
+    }
+
+    /// Sets [`Options::metadata`].
+    pub fn with_metadata(mut self, on: bool) -> Options {
+        self.metadata = on;
+        self
+    }
+}
+
+/// One page to extract: its bytes as fetched (any charset, gzip or not),
+/// and what is known of it from outside — its URL and a charset from an
+/// HTTP `Content-Type` header.
+///
+/// Plain bytes or strings convert into an input without either:
+///
+/// ```
+/// let ex = unchaff::Extractor::new(&unchaff::Options::default()).unwrap();
+/// let page = b"<article><p>Some main text of the page.</p></article>";
+/// let a = ex.extract(page).unwrap();
+/// let b = ex.extract(unchaff::Input::new(page).with_url("https://example.org/a")).unwrap();
+/// assert_eq!(a.text, b.text);
+/// assert_eq!(b.url.as_deref(), Some("https://example.org/a"));
+/// ```
+#[derive(Clone, Copy, Debug)]
+#[non_exhaustive]
+pub struct Input<'a> {
+    /// The page's bytes.
+    pub bytes: &'a [u8],
+    /// The page's URL: reported, resolves relative links, and names the
+    /// site for site-aware algorithms and template libraries.
+    pub url: Option<&'a str>,
+    /// A charset from outside the page (an HTTP `Content-Type` header):
+    /// it beats the page's own `<meta>` declaration, as in browsers.
+    pub charset: Option<&'a str>,
+}
+
+impl<'a> Input<'a> {
+    /// A page with no URL and no outside charset.
+    pub fn new(bytes: &'a [u8]) -> Input<'a> {
+        Input {
+            bytes,
+            url: None,
+            charset: None,
+        }
+    }
+
+    /// Sets [`Input::url`] (`None` clears it).
+    pub fn with_url(mut self, url: impl Into<Option<&'a str>>) -> Input<'a> {
+        self.url = url.into();
+        self
+    }
+
+    /// Sets [`Input::charset`] (`None` clears it).
+    pub fn with_charset(mut self, charset: impl Into<Option<&'a str>>) -> Input<'a> {
+        self.charset = charset.into();
+        self
+    }
+}
+
+impl<'a> From<&'a [u8]> for Input<'a> {
+    fn from(bytes: &'a [u8]) -> Input<'a> {
+        Input::new(bytes)
+    }
+}
+
+impl<'a, const N: usize> From<&'a [u8; N]> for Input<'a> {
+    fn from(bytes: &'a [u8; N]) -> Input<'a> {
+        Input::new(bytes)
+    }
+}
+
+impl<'a> From<&'a Vec<u8>> for Input<'a> {
+    fn from(bytes: &'a Vec<u8>) -> Input<'a> {
+        Input::new(bytes)
+    }
+}
+
+impl<'a> From<&'a str> for Input<'a> {
+    fn from(html: &'a str) -> Input<'a> {
+        Input::new(html.as_bytes())
+    }
+}
+
+impl<'a> From<&'a String> for Input<'a> {
+    fn from(html: &'a String) -> Input<'a> {
+        Input::new(html.as_bytes())
+    }
+}
