@@ -256,3 +256,150 @@ fn write_in_order(
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::extract::test_extractor;
+    use crate::row::PageError;
+    use crate::testutil::article;
+
+    /// Pages whose sizes vary a hundredfold, so workers finish out of order.
+    fn pages(n: usize) -> Vec<Result<Page, InputError>> {
+        (0..n)
+            .map(|i| {
+                let words = "word ".repeat(1 + (i * 37) % 300);
+                let html = article(&format!("Page {i}"), &format!("page {i} {words}"));
+                Ok(Page::new(format!("p{i}"), html.into_bytes()))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn rows_in_input_order_whatever_the_threads() {
+        let ex = test_extractor();
+        let mut one = Vec::new();
+        let stats = Driver::new(&ex)
+            .threads(1)
+            .run(pages(120), &mut one, |_| {})
+            .unwrap();
+        assert_eq!(stats.rows, 120);
+        assert_eq!(stats.read_ok, 120);
+        let mut four = Vec::new();
+        let progress = Arc::new(Progress::default());
+        let mut calls = 0;
+        Driver::new(&ex)
+            .threads(4)
+            .progress(Arc::clone(&progress))
+            .run(pages(120), &mut four, |_| calls += 1)
+            .unwrap();
+        assert_eq!(one, four);
+        let ids: Vec<String> = one.iter().map(|r| r.id.clone()).collect();
+        let want: Vec<String> = (0..120).map(|i| format!("p{i}")).collect();
+        assert_eq!(ids, want);
+        assert!(one[7].text.as_deref().unwrap().contains("page 7 word"));
+        assert_eq!(progress.rows_written(), 120);
+        assert!(calls >= 1);
+    }
+
+    #[test]
+    fn errors_by_kind_warnings_and_read_failures() {
+        let ex = test_extractor();
+        let items = vec![
+            Ok(Page::failed("r", PageError::new(ErrorKind::Read, "gone"))),
+            Err(InputError::new("a file could not be read")),
+            Ok(Page::new("e", Vec::new())),
+            Ok(Page::failed(
+                "t",
+                PageError::new(ErrorKind::Truncated, "cut"),
+            )),
+            Ok(Page::new(
+                "ok",
+                article("A", "apples fall far").into_bytes(),
+            )),
+        ];
+        let mut rows = Vec::new();
+        let stats = Driver::new(&ex)
+            .threads(2)
+            .run(items, &mut rows, |_| {})
+            .unwrap();
+        assert_eq!(rows.len(), 4);
+        assert_eq!(stats.rows, 4);
+        // The read and truncated rows do not count as read.
+        assert_eq!(stats.read_ok, 2);
+        assert_eq!(
+            stats.errors.into_iter().collect::<Vec<_>>(),
+            [
+                (ErrorKind::Empty, 1),
+                (ErrorKind::Read, 1),
+                (ErrorKind::Truncated, 1)
+            ]
+        );
+        assert_eq!(
+            stats.warnings,
+            [InputError::new("a file could not be read")]
+        );
+    }
+
+    /// A sink that fails after some rows.
+    struct Failing(usize);
+
+    impl RowSink for Failing {
+        fn write_row(&mut self, _: &Row) -> std::io::Result<()> {
+            match self.0 {
+                0 => Err(std::io::Error::other("disk full")),
+                _ => {
+                    self.0 -= 1;
+                    Ok(())
+                }
+            }
+        }
+        fn finish(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_failing_sink_stops_the_run() {
+        let ex = test_extractor();
+        // More pages than the window: the reader must not wait forever.
+        let n = WINDOW_PER_THREAD * 2 * 4;
+        let e = Driver::new(&ex)
+            .threads(2)
+            .run(pages(n), &mut Failing(5), |_| {})
+            .unwrap_err();
+        assert_eq!(e.to_string(), "disk full");
+    }
+
+    #[test]
+    fn resume_then_the_rest_equals_one_run() {
+        // What the CLI does: a cut run's rows are a prefix; the resumed run
+        // skips them and appends the rest.
+        let dir = tempfile::tempdir().unwrap();
+        for i in 0..30 {
+            let html = article(&format!("P{i}"), &format!("page {i} words here"));
+            std::fs::write(dir.path().join(format!("p{i:02}.html")), html).unwrap();
+        }
+        let sources = crate::inputs::expand(&[dir.path().display().to_string()]).unwrap();
+        let ex = test_extractor();
+        let run = |resume: crate::sink::Resume, rows: &mut Vec<Row>| {
+            let progress = Arc::new(Progress::default());
+            let pages = crate::inputs::Pages::new(sources.clone(), 1 << 20)
+                .with_progress(Arc::clone(&progress))
+                .skipping(resume);
+            Driver::new(&ex)
+                .threads(3)
+                .progress(progress)
+                .run(pages, rows, |_| {})
+                .unwrap()
+        };
+        let mut full = Vec::new();
+        run(Default::default(), &mut full);
+        let mut resumed = full[..11].to_vec();
+        let there = resumed.iter().map(|r| r.id.clone()).collect();
+        let stats = run(there, &mut resumed);
+        assert_eq!(stats.already_there, 11);
+        assert_eq!(stats.rows, 19);
+        assert_eq!(resumed, full);
+    }
+}

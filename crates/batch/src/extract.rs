@@ -74,3 +74,48 @@ fn error_kind(e: &unchaff::Error) -> ErrorKind {
 pub(crate) fn known_charset(label: &str) -> bool {
     unchaff::decode::encoding_for_label(label, false).is_some()
 }
+
+/// The default extractor, for tests.
+#[cfg(test)]
+pub(crate) fn test_extractor() -> Extractor {
+    Extractor::new(&unchaff::Options::default()).expect("the default extractor builds")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testutil::article;
+
+    #[test]
+    fn rows_of_pages_errors_and_timeouts() {
+        let ex = test_extractor();
+        let page = Page::new("a", article("A", "apples fall far from trees").into_bytes())
+            .with_url(Some("https://a.example/".into()));
+        let row = extract_row(&ex, page.clone(), None);
+        assert_eq!(row.id, "a");
+        assert_eq!(row.url.as_deref(), Some("https://a.example/"));
+        assert_eq!(row.title.as_deref(), Some("A"));
+        assert!(row.text.as_deref().unwrap().contains("apples fall"));
+        assert_eq!(row.algorithm, ex.algorithm_name());
+        assert_eq!(row.error, None);
+
+        let row = extract_row(&ex, page, Some(Duration::from_nanos(1)));
+        assert_eq!(row.error.unwrap().kind, ErrorKind::Timeout);
+        assert_eq!(row.text, None);
+
+        let row = extract_row(&ex, Page::new("e", Vec::new()), None);
+        assert_eq!(row.error.unwrap().kind, ErrorKind::Empty);
+        let failed = Page::failed("r", PageError::new(ErrorKind::Read, "gone"));
+        let row = extract_row(&ex, failed, None);
+        assert_eq!(row.error.unwrap().message, "gone");
+    }
+
+    #[test]
+    fn a_header_charset_beats_the_page() {
+        let ex = test_extractor();
+        let page = Page::new("c", b"<meta charset=koi8-r><p>\xe0\xe1\xe2".to_vec())
+            .with_charset(Some("windows-1251".into()));
+        let row = extract_row(&ex, page, None);
+        assert_eq!(row.charset.as_deref(), Some("windows-1251"));
+    }
+}

@@ -361,3 +361,187 @@ impl Iterator for Pages {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testutil::{gzip, html_record};
+
+    fn ids(pages: &mut Pages) -> Vec<String> {
+        pages.map(|p| p.unwrap().id).collect()
+    }
+
+    #[test]
+    fn directories_sorted_recursive_lists_in_order() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("pages");
+        std::fs::create_dir_all(root.join("b/deep")).unwrap();
+        for name in [
+            "z.html",
+            "a.HTM",
+            "b/deep/m.html.gz",
+            "b/c.html",
+            "notes.txt",
+            "x.warc",
+        ] {
+            std::fs::write(root.join(name), "<p>x").unwrap();
+        }
+        let list = dir.path().join("list");
+        let one = root.join("z.html");
+        std::fs::write(
+            &list,
+            format!("{}\n\n  {}\n", one.display(), root.display()),
+        )
+        .unwrap();
+        let got = expand(&[format!("@{}", list.display()), one.display().to_string()]).unwrap();
+        let names: Vec<String> = got
+            .iter()
+            .map(|s| s.path().strip_prefix(&root).unwrap().display().to_string())
+            .collect();
+        assert_eq!(
+            names,
+            [
+                "z.html",
+                "a.HTM",
+                "b/c.html",
+                "b/deep/m.html.gz",
+                "z.html",
+                "z.html"
+            ]
+        );
+        assert!(got.iter().all(|s| matches!(s, Source::Html(_))));
+        assert!(matches!(
+            Source::classify("a/c.WARC.gz".into()),
+            Source::Warc(_)
+        ));
+        assert!(matches!(
+            Source::classify("a/c.jsonl.gz".into()),
+            Source::Jsonl(_)
+        ));
+        let missing = expand(&["/no/such/input".to_owned()]).unwrap_err();
+        assert!(
+            missing.to_string().starts_with("/no/such/input: "),
+            "{missing}"
+        );
+        assert!(matches!(
+            expand(&["@/no/such/list".to_owned()]),
+            Err(Error::List { .. })
+        ));
+    }
+
+    #[test]
+    fn file_ids_drop_the_page_extensions() {
+        assert_eq!(file_id(Path::new("a/b/abc.html.gz")), "abc");
+        assert_eq!(file_id(Path::new("x.HTM")), "x");
+        assert_eq!(file_id(Path::new("y.gz")), "y");
+        assert_eq!(file_id(Path::new(".html")), ".html");
+    }
+
+    /// A directory of three pages, a WARC of three records without ids in
+    /// one of them, a JSONL of two rows.
+    fn mixed(dir: &Path) -> Vec<Source> {
+        for (name, body) in [
+            ("p1.html", "<p>1"),
+            ("p2.html.gz", "<p>2"),
+            ("p3.htm", "<p>3"),
+        ] {
+            let bytes = match name.ends_with(".gz") {
+                true => gzip(body.as_bytes()),
+                false => body.as_bytes().to_vec(),
+            };
+            std::fs::write(dir.join(name), bytes).unwrap();
+        }
+        let mut warc = Vec::new();
+        for id in ["w1", "w2"] {
+            warc.extend(gzip(&html_record(id, "<p>w")));
+        }
+        let anonymous = String::from_utf8(html_record("w3", "<p>w"))
+            .unwrap()
+            .replace("WARC-Record-ID: <urn:uuid:w3>\r\n", "");
+        warc.extend(gzip(anonymous.as_bytes()));
+        std::fs::write(dir.join("c.warc.gz"), warc).unwrap();
+        std::fs::write(
+            dir.join("d.jsonl"),
+            "{\"id\":\"j1\",\"html\":\"<p>j\"}\n{\"id\":\"j2\",\"html\":\"<p>j\"}\n",
+        )
+        .unwrap();
+        let mut sources = expand(&[dir.display().to_string()]).unwrap();
+        sources.push(Source::classify(dir.join("c.warc.gz")));
+        sources.push(Source::classify(dir.join("d.jsonl")));
+        sources
+    }
+
+    #[test]
+    fn pages_of_every_kind_in_order() {
+        let dir = tempfile::tempdir().unwrap();
+        let sources = mixed(dir.path());
+        let w3 = format!("{}#3", dir.path().join("c.warc.gz").display());
+        let mut pages = Pages::new(sources.clone(), 1000);
+        assert_eq!(
+            ids(&mut pages),
+            [
+                "p1",
+                "p2",
+                "p3",
+                "urn:uuid:w1",
+                "urn:uuid:w2",
+                &w3,
+                "j1",
+                "j2"
+            ]
+        );
+        assert_eq!(pages.progress().bytes_read(), total_len(&sources));
+        let first: Vec<Page> = Pages::new(sources, 1000).map(Result::unwrap).collect();
+        // A page file's bytes are as stored (the extractor gunzips).
+        assert_eq!(first[1].body.as_deref().unwrap(), gzip(b"<p>2"));
+        assert_eq!(first[3].body.as_deref().unwrap(), b"<p>w");
+        assert_eq!(first[3].http_status, Some(200));
+        assert_eq!(first[6].charset.as_deref(), Some("utf-8"));
+    }
+
+    #[test]
+    fn resume_skips_as_many_of_each_id_as_are_there() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut sources = mixed(dir.path());
+        // p1 twice: one of them is there already.
+        sources.push(Source::classify(dir.path().join("p1.html")));
+        let resume: Resume = ["p1", "p3", "urn:uuid:w2", "j1", "nowhere"]
+            .into_iter()
+            .map(String::from)
+            .collect();
+        let mut pages = Pages::new(sources, 1000).skipping(resume);
+        let got = ids(&mut pages);
+        let w3 = format!("{}#3", dir.path().join("c.warc.gz").display());
+        assert_eq!(got, ["p2", "urn:uuid:w1", &w3, "j2", "p1"]);
+        assert_eq!(pages.progress().already_there(), 4);
+    }
+
+    #[test]
+    fn limits_and_unreadable_inputs() {
+        let dir = tempfile::tempdir().unwrap();
+        let big = dir.path().join("big.html");
+        std::fs::write(&big, "x".repeat(20)).unwrap();
+        let junk = dir.path().join("junk.warc");
+        std::fs::write(&junk, "not a warc\n").unwrap();
+        let sources = vec![
+            Source::Html(big),
+            Source::Warc(dir.path().join("missing.warc")),
+            Source::Warc(junk.clone()),
+            Source::Html(dir.path().join("gone.html")),
+        ];
+        let got: Vec<_> = Pages::new(sources, 10).collect();
+        assert_eq!(got.len(), 4);
+        let big = got[0].as_ref().unwrap();
+        assert_eq!(big.body.as_ref().unwrap_err().kind, ErrorKind::TooLarge);
+        let e = got[1].as_ref().unwrap_err();
+        assert!(e.path.as_ref().unwrap().ends_with("missing.warc"));
+        let e = got[2].as_ref().unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!("{}: record 1: not a WARC record header", junk.display())
+        );
+        let gone = got[3].as_ref().unwrap();
+        assert_eq!(gone.id, "gone");
+        assert_eq!(gone.body.as_ref().unwrap_err().kind, ErrorKind::Read);
+    }
+}

@@ -27,7 +27,7 @@
 //! use std::sync::Arc;
 //! use unchaff_batch::{Progress, driver::Driver, inputs, sink};
 //!
-//! fn run(extractor: &unchaff::Extractor) -> Result<(), unchaff_batch::Error> {
+//! fn run(extractor: &unchaff::Extractor) -> Result<(), Box<dyn std::error::Error>> {
 //!     let sources = inputs::expand(&["crawl.warc.gz".to_owned()])?;
 //!     let progress = Arc::new(Progress::default());
 //!     let pages = inputs::Pages::new(sources, 50_000_000).with_progress(Arc::clone(&progress));
@@ -82,6 +82,9 @@ pub enum Error {
     /// The worker threads could not be started.
     #[error(transparent)]
     ThreadPool(#[from] rayon::ThreadPoolBuildError),
+    /// Parquet output was asked for in a build without the `parquet` feature.
+    #[error("Parquet output needs the `parquet` feature")]
+    NoParquet,
     /// A row could not be written to the sink.
     #[error(transparent)]
     Sink(std::io::Error),
@@ -157,3 +160,6 @@ impl Progress {
         self.rows_written.store(n, Ordering::Relaxed);
     }
 }
+
+#[cfg(test)]
+mod testutil;

@@ -93,6 +93,29 @@ pub fn open_jsonl(path: &Path, append: bool) -> Result<JsonlSink<BufWriter<File>
     })
 }
 
+/// Output formats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Format {
+    /// One JSON object a line ([`JsonlSink`]).
+    Jsonl,
+    /// Apache Parquet (`ParquetSink`; needs the `parquet` feature).
+    Parquet,
+}
+
+/// An output file in this format: [`open_jsonl`] (appended to when
+/// `append`), or a new Parquet file ([`Error::NoParquet`] without the
+/// `parquet` feature; a Parquet file cannot be appended to).
+pub fn open(format: Format, path: &Path, append: bool) -> Result<Box<dyn RowSink + Send>, Error> {
+    match format {
+        Format::Jsonl => Ok(Box::new(open_jsonl(path, append)?)),
+        #[cfg(feature = "parquet")]
+        Format::Parquet => Ok(Box::new(ParquetSink::create(path)?)),
+        #[cfg(not(feature = "parquet"))]
+        Format::Parquet => Err(Error::NoParquet),
+    }
+}
+
 /// The temporary file beside an output: `FILE.tmp`.
 pub fn tmp_path(out: &Path) -> PathBuf {
     let mut name = out.file_name().unwrap_or_default().to_os_string();

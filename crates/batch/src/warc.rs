@@ -419,3 +419,199 @@ pub fn dechunk(body: &[u8]) -> Option<Vec<u8>> {
             .or_else(|| rest.strip_prefix(b"\n"))?;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testutil::{gzip, html_record, http, warc_record};
+
+    fn records(bytes: &[u8]) -> Vec<Result<WarcRecord, InputError>> {
+        WarcReader::new(bytes).collect()
+    }
+
+    #[test]
+    fn html_responses_only_with_their_fields() {
+        let mut w = warc_record("warcinfo", "info", "", b"software: test\r\n");
+        w.extend(warc_record(
+            "request",
+            "req",
+            "https://example.org/a",
+            b"GET /a HTTP/1.1\r\n\r\n",
+        ));
+        w.extend(warc_record(
+            "response",
+            "a",
+            "<https://example.org/a>",
+            &http(
+                "404 Not Found",
+                "Content-Type: Text/HTML; charset=\"Windows-1251\"\r\n",
+                b"<p>a",
+            ),
+        ));
+        w.extend(warc_record(
+            "response",
+            "png",
+            "https://example.org/x.png",
+            &http("200 OK", "Content-Type: image/png\r\n", b"\x89PNG"),
+        ));
+        w.extend(warc_record(
+            "response",
+            "none",
+            "https://example.org/n",
+            &http("200 OK", "", b"<p>no content type"),
+        ));
+        w.extend(warc_record(
+            "response",
+            "x",
+            "https://example.org/x",
+            &http(
+                "200 OK",
+                "Content-Type: application/xhtml+xml; charset=no-such-label\r\n",
+                b"<p>x",
+            ),
+        ));
+        let got = records(&w);
+        assert_eq!(got.len(), 2, "{got:?}");
+        let a = got[0].as_ref().unwrap();
+        assert_eq!(a.head.index, 3);
+        assert_eq!(a.head.record_id.as_deref(), Some("urn:uuid:a"));
+        assert_eq!(a.head.url.as_deref(), Some("https://example.org/a"));
+        assert_eq!(a.head.date.as_deref(), Some("2026-01-01T00:00:00Z"));
+        assert_eq!(a.head.http_status, Some(404));
+        assert_eq!(a.head.content_type.as_deref(), Some("text/html"));
+        // The charset of the Content-Type, as written.
+        assert_eq!(a.head.charset.as_deref(), Some("Windows-1251"));
+        assert_eq!(a.body.as_deref().unwrap(), b"<p>a");
+        let x = got[1].as_ref().unwrap();
+        assert_eq!(x.head.index, 6);
+        // An unknown label is dropped, not an error.
+        assert_eq!(x.head.charset, None);
+        assert_eq!(x.body.as_deref().unwrap(), b"<p>x");
+    }
+
+    #[test]
+    fn chunked_bodies_are_dechunked_unless_they_are_not_chunks() {
+        let chunked = b"4\r\n<p>W\r\n5;ext=1\r\niki!!\r\n0\r\n\r\n";
+        let te = "Content-Type: text/html\r\nTransfer-Encoding: chunked\r\n";
+        let mut w = warc_record("response", "c", "u", &http("200 OK", te, chunked));
+        w.extend(warc_record(
+            "response",
+            "d",
+            "u",
+            &http("200 OK", te, b"<p>stored de-chunked"),
+        ));
+        let got = records(&w);
+        assert_eq!(
+            got[0].as_ref().unwrap().body.as_deref().unwrap(),
+            b"<p>Wiki!!"
+        );
+        assert_eq!(
+            got[1].as_ref().unwrap().body.as_deref().unwrap(),
+            b"<p>stored de-chunked"
+        );
+        assert_eq!(dechunk(b"<html>"), None);
+    }
+
+    #[test]
+    fn gzip_member_per_record_reads_as_one_stream() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("c.warc.gz");
+        let mut bytes = Vec::new();
+        for id in ["a", "b", "c"] {
+            bytes.extend(gzip(&html_record(id, &format!("<p>{id}"))));
+        }
+        std::fs::write(&path, bytes).unwrap();
+        let ids: Vec<String> = WarcReader::open(&path)
+            .unwrap()
+            .map(|r| r.unwrap().head.record_id.unwrap())
+            .collect();
+        assert_eq!(ids, ["urn:uuid:a", "urn:uuid:b", "urn:uuid:c"]);
+    }
+
+    #[test]
+    fn a_cut_record_is_an_error_body_and_the_end() {
+        let mut w = html_record("a", "<p>a");
+        let b = html_record("b", "<p>bbbbbbbbbbbbbbbbbbbbbbbb");
+        w.extend_from_slice(&b[..b.len() - 20]);
+        let got = records(&w);
+        assert_eq!(got.len(), 2);
+        let cut = got[1].as_ref().unwrap();
+        assert_eq!(cut.head.record_id.as_deref(), Some("urn:uuid:b"));
+        let e = cut.body.as_ref().unwrap_err();
+        assert_eq!(e.kind, ErrorKind::Truncated);
+        assert!(e.message.contains("payload bytes"), "{e:?}");
+
+        // Cut inside the HTTP headers: a head, a truncated body, the end.
+        let mut w = html_record("a", "<p>a");
+        let b = html_record("b", "<p>b");
+        let at = b.windows(4).position(|x| x == b"HTTP").unwrap() + 10;
+        w.extend_from_slice(&b[..at]);
+        let got = records(&w);
+        assert_eq!(got.len(), 2);
+        let e = got[1].as_ref().unwrap().body.as_ref().unwrap_err();
+        assert_eq!(e.kind, ErrorKind::Truncated);
+    }
+
+    #[test]
+    fn oversized_payloads_are_skipped_and_reading_goes_on() {
+        let mut w = html_record("big", &"x".repeat(100));
+        w.extend(html_record("small", "<p>s"));
+        let got: Vec<_> = WarcReader::new(&w[..]).with_max_payload(50).collect();
+        let big = got[0].as_ref().unwrap();
+        assert_eq!(big.body.as_ref().unwrap_err().kind, ErrorKind::TooLarge);
+        assert_eq!(got[1].as_ref().unwrap().body.as_deref().unwrap(), b"<p>s");
+    }
+
+    #[test]
+    fn heads_alone_skip_unread_bodies() {
+        let mut w = html_record("a", "<p>a");
+        w.extend(html_record("b", "<p>b"));
+        let mut r = WarcReader::new(&w[..]);
+        assert_eq!(r.next_head().unwrap().unwrap().payload_len, 4);
+        let b = r.next_head().unwrap().unwrap();
+        assert_eq!(b.record_id.as_deref(), Some("urn:uuid:b"));
+        assert_eq!(r.read_body().unwrap(), b"<p>b");
+        assert!(r.read_body().is_err(), "one body a head");
+        assert!(r.next_head().is_none());
+    }
+
+    #[test]
+    fn not_warc_and_bad_framing_are_input_errors() {
+        let got = records(b"\r\nthis is not a WARC file\n");
+        assert_eq!(got.len(), 1);
+        assert_eq!(
+            got[0].as_ref().unwrap_err().message,
+            "record 1: not a WARC record header"
+        );
+        let mut w = html_record("a", "<p>a");
+        w.extend_from_slice(b"WARC/1.1\r\nWARC-Type: response\r\n\r\n");
+        let got = records(&w);
+        assert!(got[0].is_ok());
+        assert_eq!(
+            got[1].as_ref().unwrap_err().message,
+            "record 2: no valid Content-Length"
+        );
+        assert_eq!(got.len(), 2);
+        // Cut between records: the skipped request's block is short.
+        let mut w = html_record("a", "<p>a");
+        let req = warc_record("request", "r", "u", &[b'x'; 100]);
+        w.extend_from_slice(&req[..req.len() - 50]);
+        let got = records(&w);
+        assert!(
+            got[1]
+                .as_ref()
+                .unwrap_err()
+                .message
+                .starts_with("record 2: cut short")
+        );
+    }
+
+    #[test]
+    fn content_type_charset_known_or_dropped() {
+        let (m, c) = parse_content_type("Text/HTML; charset=\"windows-1251\"");
+        assert_eq!(m, "text/html");
+        assert_eq!(c.as_deref(), Some("windows-1251"));
+        let (_, c) = parse_content_type("text/html; charset=no-such-charset");
+        assert_eq!(c, None);
+    }
+}

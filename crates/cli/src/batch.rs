@@ -3,14 +3,14 @@
 //! arguments in, a progress bar, a summary line and an exit status out.
 
 use std::io::{self, IsTerminal};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use clap::{Args, ValueEnum};
 use unchaff::{Extractor, Options};
 use unchaff_batch::driver::{Driver, Stats};
-use unchaff_batch::sink::{self, RowSink};
+use unchaff_batch::sink;
 use unchaff_batch::{Progress, inputs};
 
 use crate::{AlgorithmArgs, CliResult};
@@ -91,10 +91,11 @@ pub fn run(a: BatchArgs) -> CliResult {
         true => sink::resume_jsonl(&a.out, &tmp)?,
         false => sink::Resume::default(),
     };
-    let mut out: Box<dyn RowSink> = match a.format {
-        BatchFormat::Jsonl => Box::new(sink::open_jsonl(&tmp, a.resume)?),
-        BatchFormat::Parquet => parquet_sink(&tmp)?,
+    let format = match a.format {
+        BatchFormat::Jsonl => sink::Format::Jsonl,
+        BatchFormat::Parquet => sink::Format::Parquet,
     };
+    let mut out = sink::open(format, &tmp, a.resume)?;
     let progress = Arc::new(Progress::default());
     let pages = inputs::Pages::new(sources, a.max_bytes)
         .with_progress(Arc::clone(&progress))
@@ -176,15 +177,4 @@ fn summary(stats: &Stats, took: Duration) -> String {
         stats.rows as f64 / secs,
         mb / secs,
     )
-}
-
-#[cfg(not(feature = "parquet"))]
-fn parquet_sink(_tmp: &Path) -> Result<Box<dyn RowSink>, String> {
-    Err("--format parquet needs the `parquet` feature".into())
-}
-
-#[cfg(feature = "parquet")]
-fn parquet_sink(tmp: &Path) -> Result<Box<dyn RowSink>, String> {
-    let sink = sink::ParquetSink::create(tmp).map_err(|e| e.to_string())?;
-    Ok(Box::new(sink))
 }
