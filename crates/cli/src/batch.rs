@@ -79,7 +79,7 @@ pub fn run(a: BatchArgs) -> CliResult {
         .ok_or("--page-timeout must be a positive number of seconds")?;
     let opts = Options {
         max_input_bytes: a.max_bytes,
-        // Every record carries the page's metadata.
+        // As before the library split; the rows do not carry the metadata (yet).
         metadata: true,
         ..crate::options(&a.alg)
     };
