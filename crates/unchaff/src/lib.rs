@@ -27,8 +27,6 @@ pub mod clean;
 pub mod decode;
 pub mod dom;
 pub mod gbdt;
-pub mod html_out;
-pub mod markdown;
 pub mod metadata;
 pub mod normalize;
 pub mod parse;
@@ -99,7 +97,7 @@ pub enum Format {
     Json,
     /// Markdown: headings, lists, tables, code blocks, quotes, emphasis.
     Markdown,
-    /// A clean, safe HTML fragment (see [`html_out`]).
+    /// A clean, safe HTML fragment (see [`render::html`]).
     Html,
 }
 
@@ -376,7 +374,7 @@ impl Extractor {
         };
         let base = match self.options.format {
             Format::Text => None,
-            _ => markdown::base_url(&dom, url),
+            _ => render::base_url(&dom, url),
         };
         clean::clean(&mut dom, root);
         let mut removed = ts::LeafCounts::default();
@@ -422,14 +420,14 @@ impl Extractor {
         let title = render::title(&dom);
         let fmt = self.options.format;
         let markdown = matches!(fmt, Format::Markdown | Format::Json).then(|| {
-            let o = markdown::MarkdownOptions {
+            let o = render::MarkdownOptions {
                 links: self.options.links,
                 images: self.options.images,
             };
-            markdown::markdown(&dom, root, &selection, base.as_ref(), o)
+            render::markdown(&dom, root, &selection, base.as_ref(), o)
         });
         let html = (fmt == Format::Html || (fmt == Format::Json && self.options.json_html))
-            .then(|| html_out::html(&dom, root, &selection, base.as_ref()));
+            .then(|| render::html(&dom, root, &selection, base.as_ref()));
         if want_meta {
             metadata::detect_language(&mut meta, &text);
         }

@@ -1,8 +1,10 @@
-//! Stage 6, **render** as clean HTML: the selection as a self-contained
-//! fragment that is safe to embed.
+//! The clean-HTML writer: the selection as a self-contained fragment that
+//! is safe to embed.
 //!
 //! Only the tags in [`ALLOWED`] are written, with only `href` (on `a`),
-//! `src` (on `img`), `alt`, `title`, `colspan` and `rowspan`; every other
+//! `src` (on `img`), `alt`, `title`, `colspan` and `rowspan`, and on a code
+//! block (`pre`, or the `code` in it) `class="language-X"` where the page
+//! names the language (`X` only letters, digits and `+-#_.`); every other
 //! element is unwrapped (its children kept). Links and images must be
 //! http(s) URLs, or relative ones (made absolute when a base URL is known):
 //! `javascript:`, `data:` (images included — a choice: they can be
@@ -10,6 +12,14 @@
 //! are dropped. Text and attribute values are escaped. Scripts, styles,
 //! frames, SVG contents and event handlers never get out: the cleaner
 //! removed most of them, and the whitelist stops the rest.
+//!
+//! Inside a selected node every allowed element is written as the walk
+//! enters it. Outside one, the page's structure — lists and their items,
+//! definition lists, tables and their parts, figures, quotes, code blocks
+//! and headings — is *pending*, like Markdown's markers: it is written when
+//! the first selected text or element inside it is, and leaves nothing
+//! otherwise. So separately selected `<li>`s or `<td>`s come out in their
+//! list or table, and separately selected text nodes in their heading.
 //!
 //! Loose text between blocks (text directly in a `div`) is wrapped in a
 //! `<p>`; a table part, list item or definition outside its table or list
@@ -19,10 +29,9 @@
 
 use url::Url;
 
+use super::{Cx, Element, Sink, code_language, resolve_url, walk};
 use crate::algorithms::Selection;
-use crate::dom::{Dom, Edge, NodeId, NodeKind, Tag};
-use crate::markdown::resolve_url;
-use crate::render::{Flow, flow};
+use crate::dom::{Dom, Flow, NodeId, Tag};
 
 /// The tags kept.
 pub const ALLOWED: &[Tag] = &[
@@ -82,11 +91,11 @@ fn holds_phrasing(tag: Option<Tag>) -> bool {
 }
 
 /// Whether the element is written, given the open elements.
-fn allowed_here(tag: Tag, open: &[(NodeId, Tag)]) -> bool {
+fn allowed_here(tag: Tag, open: &[Open]) -> bool {
     if !ALLOWED.contains(&tag) {
         return false;
     }
-    let parent = open.last().map(|o| o.1);
+    let parent = open.last().map(|o| o.tag);
     match tag {
         Tag::THEAD | Tag::TBODY | Tag::TFOOT | Tag::CAPTION => parent == Some(Tag::TABLE),
         Tag::TR => matches!(
@@ -122,12 +131,14 @@ fn allowed_here(tag: Tag, open: &[(NodeId, Tag)]) -> bool {
         | Tag::BLOCKQUOTE
         | Tag::PRE
         | Tag::FIGURE
-            if open.iter().any(|o| is_inline(o.1)) =>
+            if open.iter().any(|o| is_inline(o.tag)) =>
         {
             false
         }
-        _ if tag.is_heading() && open.iter().any(|o| is_inline(o.1) || o.1.is_heading()) => false,
-        Tag::P if open.iter().any(|o| o.1 == Tag::P || o.1.is_heading()) => false,
+        _ if tag.is_heading() && open.iter().any(|o| is_inline(o.tag) || o.tag.is_heading()) => {
+            false
+        }
+        Tag::P if open.iter().any(|o| o.tag == Tag::P || o.tag.is_heading()) => false,
         _ => true,
     }
 }
@@ -151,11 +162,57 @@ fn escape_into(out: &mut String, s: &str, attr: bool) {
     }
 }
 
+/// Whether an element outside the selection is pending structure
+/// (written if selected text comes inside it); `code` only in a `pre`.
+fn is_structure(tag: Tag, in_pre: bool) -> bool {
+    matches!(
+        tag,
+        Tag::UL
+            | Tag::OL
+            | Tag::LI
+            | Tag::DL
+            | Tag::DT
+            | Tag::DD
+            | Tag::TABLE
+            | Tag::THEAD
+            | Tag::TBODY
+            | Tag::TFOOT
+            | Tag::TR
+            | Tag::TH
+            | Tag::TD
+            | Tag::CAPTION
+            | Tag::FIGURE
+            | Tag::FIGCAPTION
+            | Tag::BLOCKQUOTE
+            | Tag::PRE
+    ) || tag.is_heading()
+        || (tag == Tag::CODE && in_pre)
+}
+
+/// Whether an element holds only its own parts (list items, rows, cells),
+/// neither text nor other blocks.
+fn is_container(tag: Tag) -> bool {
+    matches!(
+        tag,
+        Tag::UL | Tag::OL | Tag::DL | Tag::TABLE | Tag::THEAD | Tag::TBODY | Tag::TFOOT | Tag::TR
+    )
+}
+
+/// An element of the output that is open (or pending).
+struct Open {
+    /// The page's element; [`NodeId::NONE`] for an implied `<p>`.
+    id: NodeId,
+    tag: Tag,
+}
+
+/// The HTML [`Sink`].
 struct Writer<'a> {
+    dom: &'a Dom,
     out: String,
-    /// Elements written and not yet closed; an implied `<p>` is
-    /// `(NodeId::NONE, Tag::P)`.
-    open: Vec<(NodeId, Tag)>,
+    /// Elements written and not yet closed, then the pending ones: the
+    /// first `written` are written, the rest wait for selected text.
+    open: Vec<Open>,
+    written: usize,
     pending_space: bool,
     /// At the start of a block: a space here is not written.
     fresh: bool,
@@ -164,8 +221,9 @@ struct Writer<'a> {
 
 impl Writer<'_> {
     fn close_implied(&mut self) {
-        if self.open.last().is_some_and(|o| o.0.is_none()) {
+        if self.written == self.open.len() && self.open.last().is_some_and(|o| o.id.is_none()) {
             self.open.pop();
+            self.written -= 1;
             self.out.push_str("</p>");
         }
         self.pending_space = false;
@@ -173,15 +231,58 @@ impl Writer<'_> {
     }
 
     fn ensure_phrasing(&mut self) {
-        if !holds_phrasing(self.open.last().map(|o| o.1)) {
+        if !holds_phrasing(self.open.last().map(|o| o.tag)) {
             self.out.push_str("<p>");
-            self.open.push((NodeId::NONE, Tag::P));
+            self.open.push(Open {
+                id: NodeId::NONE,
+                tag: Tag::P,
+            });
+            self.written += 1;
             self.fresh = true;
         }
     }
 
-    fn text(&mut self, s: &str, pre: bool) {
+    /// Drops the pending lists and table parts that cannot hold `tag`
+    /// (`None`: text) where it comes, innermost first, so that it is
+    /// written in place and not unwrapped (an `<i>` directly in a list,
+    /// text directly in a table row). Written elements stay: as before,
+    /// content that does not fit them is unwrapped or gets a `<p>`; so do
+    /// pending headings (a `<p>` in an `<h2>` unwraps, the heading stays).
+    fn fit(&mut self, tag: Option<Tag>) {
+        if tag.is_some_and(|t| !ALLOWED.contains(&t)) {
+            return;
+        }
+        while self.open.len() > self.written
+            && self.open.last().is_some_and(|o| is_container(o.tag))
+            && tag.is_none_or(|t| !allowed_here(t, &self.open))
+        {
+            self.open.pop();
+        }
+    }
+
+    /// Writes the pending structure, outermost first.
+    #[inline]
+    fn flush(&mut self) {
+        while self.written < self.open.len() {
+            let Open { id, tag } = self.open[self.written];
+            // Pending elements are never void and always have their
+            // attributes.
+            if let Some(attrs) = self.attrs(id, tag) {
+                self.start(tag, &attrs);
+            }
+            self.written += 1;
+        }
+    }
+
+    fn push_text(&mut self, s: &str, pre: bool) {
         if pre {
+            if self.written < self.open.len() {
+                if s.trim().is_empty() {
+                    // Nothing to open pending structure for.
+                    return;
+                }
+                self.flush();
+            }
             escape_into(&mut self.out, s, false);
             self.fresh = false;
             return;
@@ -190,6 +291,10 @@ impl Writer<'_> {
             if c.is_whitespace() {
                 self.pending_space = true;
                 continue;
+            }
+            if self.written < self.open.len() {
+                self.fit(None);
+                self.flush();
             }
             self.ensure_phrasing();
             if self.pending_space && !self.fresh {
@@ -201,7 +306,10 @@ impl Writer<'_> {
         }
     }
 
-    fn start(&mut self, dom: &Dom, id: NodeId, tag: Tag) -> bool {
+    /// The attributes written for an element, or `None` when it is not
+    /// written at all (an image without a usable `src`).
+    fn attrs(&self, id: NodeId, tag: Tag) -> Option<String> {
+        let dom = self.dom;
         let mut attrs = String::new();
         let mut attr = |name: &str, value: &str| {
             attrs.push(' ');
@@ -218,7 +326,7 @@ impl Writer<'_> {
             }
             Tag::IMG => match dom.attr(id, "src").and_then(|h| resolve_url(self.base, h)) {
                 Some(u) => attr("src", &u),
-                None => return false,
+                None => return None,
             },
             Tag::TD | Tag::TH => {
                 for name in ["colspan", "rowspan"] {
@@ -227,6 +335,22 @@ impl Writer<'_> {
                     }) {
                         attr(name, v);
                     }
+                }
+            }
+            // The language goes on the `code` in the block, else on the
+            // `pre` (validated by `code_language`, escaped anyway).
+            Tag::PRE if dom.child_element(id, Tag::CODE).is_none() => {
+                if let Some(l) = code_language(dom, id) {
+                    attr("class", &format!("language-{l}"));
+                }
+            }
+            Tag::CODE => {
+                let pre = dom.node(id).parent;
+                if dom.is(pre, Tag::PRE)
+                    && dom.child_element(pre, Tag::CODE) == Some(id)
+                    && let Some(l) = code_language(dom, pre)
+                {
+                    attr("class", &format!("language-{l}"));
                 }
             }
             _ => {}
@@ -238,6 +362,11 @@ impl Writer<'_> {
                 attr(name, v);
             }
         }
+        Some(attrs)
+    }
+
+    /// Writes a start tag; whether the element stays open (not void).
+    fn start(&mut self, tag: Tag, attrs: &str) -> bool {
         let inline = is_inline(tag) || matches!(tag, Tag::IMG | Tag::BR);
         if inline {
             self.ensure_phrasing();
@@ -251,10 +380,85 @@ impl Writer<'_> {
         }
         self.pending_space = false;
         self.out.push('<');
-        self.out.push_str(dom.tag_name(tag));
-        self.out.push_str(&attrs);
+        self.out.push_str(self.dom.tag_name(tag));
+        self.out.push_str(attrs);
         self.out.push('>');
         !matches!(tag, Tag::IMG | Tag::BR)
+    }
+
+    /// An element that is not written: it still breaks the text.
+    fn unwritten(&mut self, flow: Flow) {
+        match flow {
+            Flow::Block => self.close_implied(),
+            Flow::Cell | Flow::Break => self.pending_space = true,
+            Flow::Inline => {}
+        }
+    }
+}
+
+impl Sink for Writer<'_> {
+    fn enter(&mut self, cx: &Cx<'_>, el: Element) {
+        let tag = el.tag;
+        if cx.inside > 0 {
+            if self.written < self.open.len() {
+                self.fit(Some(tag));
+            }
+            if allowed_here(tag, &self.open) {
+                // An image without a usable source is not written at all.
+                if let Some(attrs) = self.attrs(el.id, tag) {
+                    self.flush();
+                    if self.start(tag, &attrs) {
+                        self.open.push(Open { id: el.id, tag });
+                        self.written += 1;
+                    }
+                }
+                return;
+            }
+        } else if is_structure(tag, cx.pre > 0) && allowed_here(tag, &self.open) {
+            self.unwritten(el.kind.flow());
+            self.open.push(Open { id: el.id, tag });
+            return;
+        }
+        self.unwritten(el.kind.flow());
+    }
+
+    fn leave(&mut self, _: &Cx<'_>, el: Element) {
+        let Some(pos) = self.open.iter().rposition(|o| o.id == el.id) else {
+            if el.kind.flow() == Flow::Block {
+                self.close_implied();
+            }
+            return;
+        };
+        if pos >= self.written {
+            // Pending, never written.
+            self.open.truncate(pos);
+            if el.kind.flow() == Flow::Block {
+                self.close_implied();
+            }
+            return;
+        }
+        self.open.truncate(self.written);
+        while let Some(o) = self.open.pop() {
+            self.out.push_str("</");
+            self.out.push_str(self.dom.tag_name(o.tag));
+            self.out.push('>');
+            if self.open.len() == pos {
+                break;
+            }
+        }
+        self.written = pos;
+        if !is_inline(el.tag) {
+            self.pending_space = false;
+            self.fresh = true;
+        }
+    }
+
+    fn text(&mut self, cx: &Cx<'_>, s: &str) {
+        self.push_text(s, cx.pre > 0);
+    }
+
+    fn selection_end(&mut self, _: &Cx<'_>) {
+        self.close_implied();
     }
 }
 
@@ -262,8 +466,10 @@ impl Writer<'_> {
 /// against `base`.
 pub fn html(dom: &Dom, root: NodeId, selection: &Selection, base: Option<&Url>) -> String {
     let mut w = Writer {
+        dom,
         out: String::new(),
         open: Vec::new(),
+        written: 0,
         pending_space: false,
         fresh: true,
         base,
@@ -279,70 +485,11 @@ pub fn html(dom: &Dom, root: NodeId, selection: &Selection, base: Option<&Url>) 
     if selection.nodes.is_empty() {
         return String::new();
     }
-    let marked = selection.marks(dom.len());
-    let mut inside: u32 = 0;
-    let mut pre: u32 = 0;
-    for edge in dom.traverse(root) {
-        match edge {
-            Edge::Enter(id) => {
-                if marked[id.index()] {
-                    inside += 1;
-                }
-                match &dom.node(id).kind {
-                    NodeKind::Element(e) => {
-                        if e.tag == Tag::PRE {
-                            pre += 1;
-                        }
-                        if inside > 0 && allowed_here(e.tag, &w.open) {
-                            if w.start(dom, id, e.tag) {
-                                w.open.push((id, e.tag));
-                            }
-                        } else if flow(e.tag) == Flow::Block {
-                            w.close_implied();
-                        } else if matches!(flow(e.tag), Flow::Cell | Flow::Break) {
-                            w.pending_space = true;
-                        }
-                    }
-                    NodeKind::Text { start, end } if inside > 0 => {
-                        w.text(&dom.text[*start as usize..*end as usize], pre > 0);
-                    }
-                    _ => {}
-                }
-            }
-            Edge::Leave(id) => {
-                if let Some(tag) = dom.tag(id) {
-                    if tag == Tag::PRE {
-                        pre = pre.saturating_sub(1);
-                    }
-                    if w.open.iter().any(|o| o.0 == id) {
-                        while let Some((n, t)) = w.open.pop() {
-                            w.out.push_str("</");
-                            w.out.push_str(dom.tag_name(t));
-                            w.out.push('>');
-                            if n == id {
-                                break;
-                            }
-                        }
-                        if !is_inline(tag) {
-                            w.pending_space = false;
-                            w.fresh = true;
-                        }
-                    } else if flow(tag) == Flow::Block {
-                        w.close_implied();
-                    }
-                }
-                if marked[id.index()] {
-                    inside -= 1;
-                    if inside == 0 {
-                        w.close_implied();
-                    }
-                }
-            }
-        }
-    }
-    while let Some((_, t)) = w.open.pop() {
+    walk(dom, root, selection, &mut w);
+    w.open.truncate(w.written);
+    while let Some(o) = w.open.pop() {
         w.out.push_str("</");
-        w.out.push_str(dom.tag_name(t));
+        w.out.push_str(dom.tag_name(o.tag));
         w.out.push('>');
     }
     w.out
@@ -351,8 +498,8 @@ pub fn html(dom: &Dom, root: NodeId, selection: &Selection, base: Option<&Url>) 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::markdown::base_url;
     use crate::parse::parse;
+    use crate::render::base_url;
 
     fn clean_html(html: &str, base: Option<&str>) -> String {
         let mut dom = parse(html);
@@ -441,6 +588,12 @@ mod tests {
             nodes: vec![li],
             ..Selection::default()
         };
-        assert_eq!(html(&dom, body, &sel, None), "<p>one</p>");
+        // A list item selected alone keeps its list (pending structure).
+        assert_eq!(html(&dom, body, &sel, None), "<ul><li>one</li></ul>");
+        // A list inside a link cannot be written: its parts unwrap.
+        assert_eq!(
+            clean_html("<a href=\"/x\"><ul><li>one</li></ul></a>", None),
+            "<p><a href=\"/x\">one</a></p>"
+        );
     }
 }
