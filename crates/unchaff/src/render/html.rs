@@ -220,9 +220,11 @@ struct Writer<'a> {
 }
 
 impl Writer<'_> {
+    /// Closes the implied `<p>` if it is the innermost written element
+    /// (pending elements may wait above it: see [`Writer::flush_for_text`]).
     fn close_implied(&mut self) {
-        if self.written == self.open.len() && self.open.last().is_some_and(|o| o.id.is_none()) {
-            self.open.pop();
+        if self.written > 0 && self.open[self.written - 1].id.is_none() {
+            self.open.remove(self.written - 1);
             self.written -= 1;
             self.out.push_str("</p>");
         }
@@ -230,33 +232,53 @@ impl Writer<'_> {
         self.fresh = true;
     }
 
+    /// Opens an implied `<p>` unless the innermost written element holds
+    /// text; it goes below any pending elements.
     fn ensure_phrasing(&mut self) {
-        if !holds_phrasing(self.open.last().map(|o| o.tag)) {
+        let top = self.written.checked_sub(1).map(|i| self.open[i].tag);
+        if !holds_phrasing(top) {
             self.out.push_str("<p>");
-            self.open.push(Open {
-                id: NodeId::NONE,
-                tag: Tag::P,
-            });
+            self.open.insert(
+                self.written,
+                Open {
+                    id: NodeId::NONE,
+                    tag: Tag::P,
+                },
+            );
             self.written += 1;
             self.fresh = true;
         }
     }
 
     /// Drops the pending lists and table parts that cannot hold `tag`
-    /// (`None`: text) where it comes, innermost first, so that it is
-    /// written in place and not unwrapped (an `<i>` directly in a list,
-    /// text directly in a table row). Written elements stay: as before,
-    /// content that does not fit them is unwrapped or gets a `<p>`; so do
-    /// pending headings (a `<p>` in an `<h2>` unwraps, the heading stays).
-    fn fit(&mut self, tag: Option<Tag>) {
-        if tag.is_some_and(|t| !ALLOWED.contains(&t)) {
+    /// where it comes, innermost first, so that it is written in place
+    /// and not unwrapped (an `<i>` directly in a list). Written elements
+    /// stay: as before, what does not fit them is unwrapped; so do pending
+    /// headings (a `<p>` in an `<h2>` unwraps, the heading stays).
+    fn fit(&mut self, tag: Tag) {
+        if !ALLOWED.contains(&tag) {
             return;
         }
         while self.open.len() > self.written
             && self.open.last().is_some_and(|o| is_container(o.tag))
-            && tag.is_none_or(|t| !allowed_here(t, &self.open))
+            && !allowed_here(tag, &self.open)
         {
             self.open.pop();
+        }
+    }
+
+    /// Writes the pending structure that can hold text: all of it, but
+    /// for the innermost lists and table parts (text directly in a list
+    /// goes before it, in a `<p>`, and the list stays pending for its
+    /// items).
+    #[inline]
+    fn flush_for_text(&mut self) {
+        let mut k = self.open.len();
+        while k > self.written && is_container(self.open[k - 1].tag) {
+            k -= 1;
+        }
+        while self.written < k {
+            self.flush_one();
         }
     }
 
@@ -264,14 +286,19 @@ impl Writer<'_> {
     #[inline]
     fn flush(&mut self) {
         while self.written < self.open.len() {
-            let Open { id, tag } = self.open[self.written];
-            // Pending elements are never void and always have their
-            // attributes.
-            if let Some(attrs) = self.attrs(id, tag) {
-                self.start(tag, &attrs);
-            }
-            self.written += 1;
+            self.flush_one();
         }
+    }
+
+    /// Writes the outermost pending element.
+    fn flush_one(&mut self) {
+        let Open { id, tag } = self.open[self.written];
+        // Pending elements are never void and always have their
+        // attributes.
+        if let Some(attrs) = self.attrs(id, tag) {
+            self.start(tag, &attrs);
+        }
+        self.written += 1;
     }
 
     fn push_text(&mut self, s: &str, pre: bool) {
@@ -293,8 +320,7 @@ impl Writer<'_> {
                 continue;
             }
             if self.written < self.open.len() {
-                self.fit(None);
-                self.flush();
+                self.flush_for_text();
             }
             self.ensure_phrasing();
             if self.pending_space && !self.fresh {
@@ -401,7 +427,7 @@ impl Sink for Writer<'_> {
         let tag = el.tag;
         if cx.inside > 0 {
             if self.written < self.open.len() {
-                self.fit(Some(tag));
+                self.fit(tag);
             }
             if allowed_here(tag, &self.open) {
                 // An image without a usable source is not written at all.
@@ -595,5 +621,168 @@ mod tests {
             clean_html("<a href=\"/x\"><ul><li>one</li></ul></a>", None),
             "<p><a href=\"/x\">one</a></p>"
         );
+    }
+
+    /// The HTML of the elements with one of `tags` (each selected alone)
+    /// and the text nodes equal to one of `texts`.
+    fn pieces(html_in: &str, tags: &[Tag], texts: &[&str]) -> (String, String) {
+        let dom = parse(html_in);
+        let body = dom.body().unwrap();
+        let nodes: Vec<NodeId> = dom
+            .descendants(body)
+            .filter(|&n| {
+                dom.tag(n).is_some_and(|t| tags.contains(&t))
+                    || dom.text_of(n).is_some_and(|t| texts.contains(&t))
+            })
+            .collect();
+        let sel = Selection {
+            nodes,
+            ..Selection::default()
+        };
+        let md = crate::render::markdown(
+            &dom,
+            body,
+            &sel,
+            None,
+            crate::render::MarkdownOptions::default(),
+        );
+        (html(&dom, body, &sel, None), md)
+    }
+
+    #[test]
+    fn separately_selected_items_keep_their_nested_lists() {
+        let page = "<div><ul><li>one<ol><li>one.a</li><li>skip</li><li>one.c</li></ol></li>\
+                    <li>skip</li><li>two</li></ul><p>skip</p></div>";
+        let (h, md) = pieces(page, &[], &["one", "one.a", "one.c", "two"]);
+        assert_eq!(
+            h,
+            "<ul><li>one<ol><li>one.a</li><li>one.c</li></ol></li><li>two</li></ul>"
+        );
+        assert_eq!(md, "- one\n  1. one.a\n  3. one.c\n- two");
+        // Items selected as elements: the same.
+        let (h, _) = pieces("<ul><li>a</li><li>b</li></ul>", &[Tag::LI], &[]);
+        assert_eq!(h, "<ul><li>a</li><li>b</li></ul>");
+    }
+
+    #[test]
+    fn separately_selected_cells_keep_their_table() {
+        let page = "<table><thead><tr><th>Name</th><th>Value</th></tr></thead>\
+                    <tbody><tr><td colspan=2 rowspan=x>wide</td></tr><tr><td>a</td><td>1</td></tr>\
+                    <tr><td>nav</td></tr></tbody></table>";
+        let (h, md) = pieces(page, &[Tag::TH], &["wide", "a", "1"]);
+        assert_eq!(
+            h,
+            "<table><thead><tr><th>Name</th><th>Value</th></tr></thead>\
+             <tbody><tr><td colspan=\"2\">wide</td></tr><tr><td>a</td><td>1</td></tr></tbody></table>"
+        );
+        assert_eq!(md, "| Name | Value |\n| --- | --- |\n| wide |\n| a | 1 |");
+        // Cells selected as elements: the same rows.
+        let (h, _) = pieces(page, &[Tag::TH, Tag::TD], &[]);
+        assert!(h.ends_with("<tr><td>nav</td></tr></tbody></table>"), "{h}");
+    }
+
+    #[test]
+    fn definition_lists_figures_and_quotes_keep_their_structure() {
+        let (h, _) = pieces(
+            "<dl><dt>term</dt><dd>meaning</dd><dt>skip</dt><dd>skip</dd></dl>",
+            &[Tag::DT, Tag::DD],
+            &[],
+        );
+        assert_eq!(
+            h,
+            "<dl><dt>term</dt><dd>meaning</dd><dt>skip</dt><dd>skip</dd></dl>"
+        );
+        let (h, _) = pieces(
+            "<dl><dt>term</dt><dd>meaning</dd><dt>x</dt><dd>y</dd></dl>",
+            &[],
+            &["term", "meaning"],
+        );
+        assert_eq!(h, "<dl><dt>term</dt><dd>meaning</dd></dl>");
+        let (h, _) = pieces(
+            "<figure><img src=\"/a.png\" alt=\"A\"><figcaption>The caption</figcaption></figure>",
+            &[Tag::IMG, Tag::FIGCAPTION],
+            &[],
+        );
+        assert_eq!(
+            h,
+            "<figure><p><img src=\"/a.png\" alt=\"A\"></p><figcaption>The caption</figcaption></figure>"
+        );
+        let (h, md) = pieces(
+            "<blockquote><p>one</p><p>skip</p><p>two</p></blockquote>",
+            &[],
+            &["one", "two"],
+        );
+        assert_eq!(h, "<blockquote><p>one</p><p>two</p></blockquote>");
+        assert_eq!(md, "> one\n>\n> two");
+    }
+
+    #[test]
+    fn code_blocks_keep_their_language() {
+        let (h, md) = pieces(
+            "<pre><code class=\"language-rust hljs\">fn main() {}\n</code></pre>",
+            &[],
+            &["fn main() {}\n"],
+        );
+        assert_eq!(
+            h,
+            "<pre><code class=\"language-rust\">fn main() {}\n</code></pre>"
+        );
+        assert_eq!(md, "```rust\nfn main() {}\n```");
+        assert_eq!(
+            clean_html("<pre class=\"lang-c++\">x++;</pre>", None),
+            "<pre class=\"language-c++\">x++;</pre>"
+        );
+        // A name with anything else in it is not written.
+        assert_eq!(
+            clean_html("<pre class='language-\"x'>y</pre>", None),
+            "<pre>y</pre>"
+        );
+    }
+
+    #[test]
+    fn selected_text_gets_its_heading_and_unselected_structure_leaves_nothing() {
+        let (h, md) = pieces(
+            "<h2>Title</h2><ul><li>skip</li></ul><table><tr><td>skip</td></tr></table><p>body</p>",
+            &[],
+            &["Title", "body"],
+        );
+        assert_eq!(h, "<h2>Title</h2><p>body</p>");
+        assert_eq!(md, "## Title\n\nbody");
+    }
+
+    #[test]
+    fn content_that_does_not_fit_a_pending_list_is_written_outside_it() {
+        // An <i> or text directly in a list: the list is not opened for it.
+        let (h, _) = pieces("<ul><i>x</i><li>y</li></ul>", &[Tag::I], &["y"]);
+        // (Its item then has no list to go in: unwrapped, as before.)
+        assert_eq!(h, "<p><i>x</i></p><p>y</p>");
+        let (h, _) = pieces("<ul>loose<li>item</li></ul>", &[], &["loose", "item"]);
+        assert_eq!(h, "<p>loose</p><ul><li>item</li></ul>");
+    }
+
+    #[test]
+    fn markdown_and_html_agree_on_structure() {
+        // Items and cells selected one by one, as block-level algorithms
+        // select them: the same items and rows in both formats.
+        let page = "<div><h3>Steps</h3><ol><li>first</li><li>second</li><li>third</li></ol>\
+                    <table><tr><th>k</th><th>v</th></tr><tr><td>a</td><td>1</td></tr>\
+                    <tr><td>b</td><td>2</td></tr></table></div>";
+        let (h, md) = pieces(page, &[Tag::H3, Tag::LI, Tag::TH, Tag::TD], &[]);
+        assert_eq!(h.matches("<li>").count(), 3);
+        assert_eq!(
+            md.lines()
+                .filter(|l| l.starts_with(|c: char| c.is_ascii_digit()))
+                .count(),
+            3
+        );
+        assert_eq!(h.matches("<tr>").count(), 3);
+        assert_eq!(
+            md.lines()
+                .filter(|l| l.starts_with('|') && !l.contains("---"))
+                .count(),
+            3
+        );
+        assert!(h.starts_with("<h3>Steps</h3><ol>"), "{h}");
+        assert!(md.starts_with("### Steps\n\n1. first"), "{md}");
     }
 }

@@ -1,13 +1,13 @@
 //! Stage 6, **render**: the selected nodes as plain text ([`text`]),
 //! Markdown ([`markdown`]) or a clean HTML fragment ([`html`]).
 //!
-//! All three share one walk over the selection ([`walk`]): one
+//! All three share one walk over the selection (`walk`): one
 //! [`Dom::traverse`] of the content root that counts how many selected
 //! nodes it is inside (nested selections count, so every text comes out
 //! once), follows the page's structure everywhere — headings, lists with
 //! their numbering, list items, quotes, tables, `<pre>` and `<code>` — and
-//! hands each step to a [`Sink`]: an element entered or left (with its
-//! [`Kind`]), a selected text, the end of a selection. The writers differ
+//! hands each step to a `Sink`: an element entered or left (with its
+//! `Kind`), a selected text, the end of a selection. The writers differ
 //! only in how they write those steps:
 //!
 //! * [`text`]: block-level elements end a line, cells are separated by a
