@@ -98,15 +98,15 @@ impl Tag {
     pub const KNOWN: usize = KNOWN_TAGS.len();
 
     /// `h1` … `h6`.
-    pub fn is_heading(self) -> bool {
-        (Tag::H1.0..=Tag::H6.0).contains(&self.0)
+    pub const fn is_heading(self) -> bool {
+        self.0 >= Tag::H1.0 && self.0 <= Tag::H6.0
     }
 
     /// How the element affects the text flow: block-level elements end a
     /// line, table cells are separated by a space, `<br>` breaks the line,
     /// everything else runs on. The renderers and the default extractor's
     /// blocks both use it.
-    pub fn flow(self) -> Flow {
+    pub const fn flow(self) -> Flow {
         match self {
             Tag::BR => Flow::Break,
             Tag::TD | Tag::TH => Flow::Cell,

@@ -81,9 +81,18 @@ pub(crate) enum Kind {
 }
 
 impl Kind {
-    /// The kind of a tag; `Item`'s number is filled in by the walk.
+    /// The kind of a tag (looked up: the text writer asks for every
+    /// element); `Item`'s number is filled in by the walk.
     #[inline]
     fn of(tag: Tag) -> Kind {
+        match KINDS.get(tag.0 as usize) {
+            Some(&k) => k,
+            None => Kind::Other(Flow::Inline),
+        }
+    }
+
+    /// The kind of a tag, computed.
+    const fn compute(tag: Tag) -> Kind {
         match tag {
             Tag::UL | Tag::MENU => Kind::List { ordered: false },
             Tag::OL => Kind::List { ordered: true },
@@ -122,6 +131,18 @@ impl Kind {
         }
     }
 }
+
+/// [`Kind::compute`] of every tag with a fixed id (any other tag is an
+/// inline element).
+const KINDS: [Kind; Tag::KNOWN] = {
+    let mut kinds = [Kind::Other(Flow::Inline); Tag::KNOWN];
+    let mut i = 0;
+    while i < Tag::KNOWN {
+        kinds[i] = Kind::compute(Tag(i as u16));
+        i += 1;
+    }
+    kinds
+};
 
 /// An element the walk enters or leaves.
 #[derive(Clone, Copy, Debug)]
@@ -355,7 +376,13 @@ mod tests {
         for t in 0..Tag::KNOWN as u16 {
             let tag = Tag(t);
             assert_eq!(Kind::of(tag).flow(), tag.flow(), "{}", dom.tag_name(tag));
+            assert_eq!(Kind::of(tag), Kind::compute(tag));
         }
+        // Tags without a fixed id (custom elements) run on.
+        let mut dom = dom;
+        let custom = dom.intern_tag(&html5ever::LocalName::from("my-widget"));
+        assert_eq!(Kind::of(custom), Kind::Other(Flow::Inline));
+        assert_eq!(custom.flow(), Flow::Inline);
     }
 
     /// Records the walk's steps.
