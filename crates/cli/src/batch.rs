@@ -79,7 +79,7 @@ pub fn run(a: BatchArgs) -> CliResult {
         .ok_or("--page-timeout must be a positive number of seconds")?;
     // Rows carry no metadata: it is not computed (the title is the page's
     // `<title>`, read by the renderer).
-    let opts = crate::options(&a.alg).with_max_input_bytes(a.max_bytes);
+    let opts = crate::options(&a.alg)?.with_max_input_bytes(a.max_bytes);
     let extractor = Extractor::new(&opts)?;
     let sources = inputs::expand(&a.inputs)?;
     let bar = progress_bar(a.quiet, inputs::total_len(&sources));

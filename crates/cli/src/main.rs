@@ -44,15 +44,24 @@ enum Command {
     Score(ScoreArgs),
     /// Measure extraction speed in-process: pages/s, MB/s and time per stage.
     Bench(BenchArgs),
-    /// List the algorithms, one line each.
-    Algorithms,
+    /// List the algorithms, one line each; with --params (or a name), their parameters.
+    Algorithms(AlgorithmsArgs),
     /// Train an algorithm's model on dataset folders and save it (JSON).
     Train(TrainArgs),
     /// Extract many pages (directories, @lists, WARC, JSONL) in parallel into one JSONL or Parquet file.
     Batch(batch::BatchArgs),
-    /// Learn and inspect site templates (paper 5's common-noise library, SQLite).
+    /// Learn and inspect site templates: text that recurs across a site's pages (SQLite).
     #[command(subcommand)]
     Templates(TemplatesCommand),
+}
+
+#[derive(Args)]
+struct AlgorithmsArgs {
+    /// Show the parameters of this algorithm only (default, range, meaning).
+    name: Option<String>,
+    /// Show every algorithm's parameters (`-p KEY=VALUE`).
+    #[arg(long)]
+    params: bool,
 }
 
 #[derive(Subcommand)]
@@ -86,7 +95,7 @@ struct TemplatesShowArgs {
     site: Option<String>,
 }
 
-#[derive(Clone, Copy, ValueEnum)]
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum FormatArg {
     /// Plain text, one block a line.
     Text,
@@ -96,6 +105,14 @@ enum FormatArg {
     Markdown,
     /// A clean, safe HTML fragment (whitelisted tags and attributes).
     Html,
+}
+
+impl FormatArg {
+    fn name(self) -> String {
+        self.to_possible_value()
+            .map(|v| v.get_name().to_owned())
+            .unwrap_or_default()
+    }
 }
 
 impl From<FormatArg> for Format {
@@ -120,6 +137,12 @@ struct AlgorithmArgs {
     /// Keep comment sections (auto only; the same as --param include-comments=1).
     #[arg(long)]
     include_comments: bool,
+    /// Favour precision: keep only the blocks the model is surest of (auto only; the same as --param threshold=0.65).
+    #[arg(long, conflicts_with = "recall")]
+    precision: bool,
+    /// Favour recall: keep borderline blocks too (auto only; the same as --param threshold=0.35).
+    #[arg(long)]
+    recall: bool,
 }
 
 #[derive(Args)]
@@ -176,7 +199,7 @@ struct EvalArgs {
     /// Only the pages of cross-validation fold K of N (K/N; folds by a stable hash of the page id), e.g. to score a model trained with `train auto --exclude-fold K/N`.
     #[arg(long, value_name = "K/N", value_parser = parse_fold)]
     fold: Option<(u32, u32)>,
-    /// Also print paper 5's leaf-level precision/recall/F1 (text nodes labelled from the gold; mean over pages).
+    /// Also print leaf-level precision/recall/F1 (each text node labelled from the gold; mean over pages).
     #[arg(long)]
     leaf: bool,
     /// Compare with a run saved by --save SAVED_DIR: per folder, the pages whose shingle F1 changed, worst first.
@@ -300,7 +323,7 @@ fn main() -> ExitCode {
         Command::Eval(a) => cmd_eval(a),
         Command::Score(a) => cmd_score(a),
         Command::Bench(a) => cmd_bench(a),
-        Command::Algorithms => cmd_algorithms(),
+        Command::Algorithms(a) => cmd_algorithms(a),
         Command::Train(a) => cmd_train(a),
         Command::Batch(a) => batch::run(a),
         Command::Templates(TemplatesCommand::Learn(a)) => cmd_templates_learn(a),
@@ -319,16 +342,33 @@ type CliResult = Result<(), Box<dyn std::error::Error>>;
 
 /// The options of an algorithm choice. Metadata is left to JSON output
 /// (batch turns it back on): text, Markdown and HTML never print it.
-fn options(alg: &AlgorithmArgs) -> Options {
-    let mut params = alg.params.clone();
+fn options(alg: &AlgorithmArgs) -> Result<Options, String> {
+    use unchaff::algorithms::auto::{PRECISION_THRESHOLD, RECALL_THRESHOLD};
+    let mut params = Vec::new();
+    let preset = match (alg.precision, alg.recall) {
+        (true, _) => Some(("--precision", PRECISION_THRESHOLD)),
+        (_, true) => Some(("--recall", RECALL_THRESHOLD)),
+        _ => None,
+    };
+    if let Some((flag, threshold)) = preset {
+        if alg.algorithm != Method::Auto {
+            return Err(format!(
+                "{flag} is a preset of auto; with {} set its parameters with -p (`unchaff algorithms {}` lists them)",
+                alg.algorithm, alg.algorithm
+            ));
+        }
+        // Given first: an explicit -p threshold=… still wins.
+        params.push(("threshold".to_owned(), threshold.to_string()));
+    }
     if alg.include_comments {
         params.push(("include-comments".to_owned(), "1".to_owned()));
     }
+    params.extend(alg.params.iter().cloned());
     let mut o = Options::new()
         .with_method(alg.algorithm)
         .with_metadata(false);
     o.params = params;
-    o
+    Ok(o)
 }
 
 fn parse_method(s: &str) -> Result<Method, String> {
@@ -341,7 +381,8 @@ fn cmd_extract(a: ExtractArgs) -> CliResult {
         Some(p) if p == Path::new("-") => read_stdin()?,
         Some(p) => std::fs::read(p).map_err(|e| format!("cannot read {}: {e}", p.display()))?,
     };
-    let mut opts = options(&a.alg)
+    warn_unused_flags(&a);
+    let mut opts = options(&a.alg)?
         .with_format(a.format.into())
         .with_links(a.links)
         .with_images(a.images)
@@ -356,6 +397,26 @@ fn cmd_extract(a: ExtractArgs) -> CliResult {
     rendered.push('\n');
     stdout.write_all(rendered.as_bytes())?;
     Ok(())
+}
+
+/// Says so on stderr when a flag has no effect with the chosen format.
+fn warn_unused_flags(a: &ExtractArgs) {
+    let md = matches!(a.format, FormatArg::Markdown | FormatArg::Json);
+    let unused = [
+        ("--links", a.links && !md, "Markdown (-f markdown or json)"),
+        (
+            "--images",
+            a.images && !md,
+            "Markdown (-f markdown or json)",
+        ),
+        ("--html", a.html && a.format != FormatArg::Json, "-f json"),
+    ];
+    for (flag, _, with) in unused.iter().filter(|u| u.1) {
+        eprintln!(
+            "unchaff: warning: {flag} has no effect with -f {}; it applies to {with}",
+            a.format.name()
+        );
+    }
 }
 
 fn read_stdin() -> Result<Vec<u8>, std::io::Error> {
@@ -404,7 +465,7 @@ fn with_threads<T: Send>(
 }
 
 fn cmd_eval(a: EvalArgs) -> CliResult {
-    let mut opts = options(&a.alg);
+    let mut opts = options(&a.alg)?;
     opts.templates = a.templates.clone();
     let extractor = Extractor::new(&opts)?;
     let filters: Vec<Filter> = a
@@ -598,25 +659,49 @@ fn cmd_score(a: ScoreArgs) -> CliResult {
     Ok(())
 }
 
-fn cmd_algorithms() -> CliResult {
+fn cmd_algorithms(a: AlgorithmsArgs) -> CliResult {
+    let chosen: Vec<Method> = match &a.name {
+        Some(n) => vec![parse_method(n)?],
+        None => Method::ALL.to_vec(),
+    };
     let width = Method::ALL
         .iter()
         .map(|m| m.name().len())
         .max()
         .unwrap_or(0);
-    for &m in Method::ALL {
+    for &m in &chosen {
         let default = if m == Method::default() {
             " [default]"
         } else {
             ""
         };
         println!("{:width$}  {}{default}", m.name(), m.summary());
+        if a.params || a.name.is_some() {
+            print_params(m);
+        }
     }
     Ok(())
 }
 
+/// One line per parameter of `m`: `-p name=default  (range)  meaning`.
+fn print_params(m: Method) {
+    let params = m.params();
+    if params.is_empty() {
+        println!("    (no parameters)");
+        return;
+    }
+    let width = params.iter().map(|p| p.name.len()).max().unwrap_or(0);
+    for p in params {
+        println!(
+            "    -p {:width$}  default {}; {}",
+            p.name, p.default, p.range
+        );
+        println!("        {}", p.meaning);
+    }
+}
+
 fn cmd_bench(a: BenchArgs) -> CliResult {
-    let extractor = Extractor::new(&options(&a.alg).with_format(a.format.into()))?;
+    let extractor = Extractor::new(&options(&a.alg)?.with_format(a.format.into()))?;
     // Load and gunzip every page first: reading data is not extraction.
     let mut pages: Vec<Vec<u8>> = Vec::new();
     for dir in dataset_dirs(&a.data)? {

@@ -670,3 +670,86 @@ fn eval_leaf_adds_a_table_and_keeps_the_default_one() {
     assert_eq!(row[..2], ["tiny", "3"], "{out}");
     assert_eq!(row[3], "1.000", "leaf recall: {out}");
 }
+
+#[test]
+fn algorithms_lists_every_parameter() {
+    let o = run(unchaff().args(["algorithms", "auto"]));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    for p in [
+        "threshold",
+        "include-comments",
+        "keep-title",
+        "fallback",
+        "context",
+        "model",
+    ] {
+        assert!(out.contains(&format!("-p {p} ")), "{p} missing:\n{out}");
+    }
+    assert!(out.contains("default 0.5; 0 to 1"), "{out}");
+    let all = stdout(&run(unchaff().args(["algorithms", "--params"])));
+    assert!(
+        all.contains("-p lambda") && all.contains("(no parameters)"),
+        "{all}"
+    );
+    let o = run(unchaff().args(["algorithms", "nope"]));
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("the algorithms are: auto, cetd-tpc"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn presets_set_the_threshold_and_belong_to_auto() {
+    // --precision keeps no more than the default, --recall no less.
+    let len = |flag: Option<&str>| {
+        let mut c = unchaff();
+        c.arg("extract").arg(example());
+        c.args(flag);
+        let o = run(&mut c);
+        assert!(o.status.success(), "{}", stderr(&o));
+        stdout(&o).len()
+    };
+    let (p, d, r) = (len(Some("--precision")), len(None), len(Some("--recall")));
+    assert!(p <= d && d <= r, "precision {p}, default {d}, recall {r}");
+    // The same as the parameter they stand for.
+    let by_param = run(unchaff()
+        .arg("extract")
+        .arg(example())
+        .args(["-p", "threshold=0.65"]));
+    assert_eq!(stdout(&by_param).len(), p);
+    let o = run(unchaff()
+        .arg("extract")
+        .arg(example())
+        .args(["-a", "cetd-tpc", "--recall"]));
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("--recall is a preset of auto"),
+        "{}",
+        stderr(&o)
+    );
+    let o = run(unchaff()
+        .arg("extract")
+        .arg(example())
+        .args(["--precision", "--recall"]));
+    assert!(!o.status.success(), "the presets conflict");
+}
+
+#[test]
+fn flags_without_effect_are_warned_about() {
+    let o = run(unchaff()
+        .arg("extract")
+        .arg(example())
+        .args(["--links", "--html"]));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(err.contains("--links has no effect with -f text"), "{err}");
+    assert!(err.contains("--html has no effect with -f text"), "{err}");
+    let o = run(unchaff()
+        .arg("extract")
+        .arg(example())
+        .args(["-f", "markdown", "--links"]));
+    assert!(!stderr(&o).contains("warning"), "{}", stderr(&o));
+}

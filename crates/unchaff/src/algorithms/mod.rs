@@ -133,6 +133,11 @@ impl Method {
         self.entry().summary
     }
 
+    /// Its parameters (`Options::params` keys), documented.
+    pub fn params(self) -> &'static [Param] {
+        self.entry().params
+    }
+
     /// Every algorithm's name, the default first.
     pub fn names() -> Vec<&'static str> {
         Method::ALL.iter().map(|m| m.name()).collect()
@@ -212,63 +217,63 @@ pub const REGISTRY: &[Entry] = &[
     Entry {
         method: Method::CetdTpc,
         name: "cetd-tpc",
-        summary: "text block density x tag path coverage (paper 1, SPEC §2)",
+        summary: "text block density x how widely each tag path covers the page (Wu et al. 2016)",
         build: cetd_tpc::build,
         params: cetd_tpc::PARAMS,
     },
     Entry {
         method: Method::CetdTpcPagewide,
         name: "cetd-tpc-pagewide",
-        summary: "cetd-tpc with paper 1's page-wide reading of path coverage (for comparison)",
+        summary: "cetd-tpc reading path coverage over the whole page (for comparison)",
         build: cetd_tpc::build_pagewide,
         params: cetd_tpc::PARAMS,
     },
     Entry {
         method: Method::PathClustering,
         name: "path-clustering",
-        summary: "tag-path clustering, trained thresholds, site templates (paper 3, SPEC §4)",
+        summary: "tag-path clustering with trained thresholds and per-site templates",
         build: path_clustering::build,
         params: path_clustering::PARAMS,
     },
     Entry {
         method: Method::TextDistribution,
         name: "text-distribution",
-        summary: "Gaussian-smoothed sentence and node weights, largest self weight (paper 4, SPEC §5)",
+        summary: "Gaussian-smoothed sentence and node weights; the node of largest weight",
         build: text_distribution::build,
         params: text_distribution::PARAMS,
     },
     Entry {
         method: Method::TemplateSvm,
         name: "template-svm",
-        summary: "site templates + RBF-kernel SVM over block features R1-R5 (paper 5, SPEC §6)",
+        summary: "per-site template library + an SVM over block features",
         build: template_svm::build,
         params: template_svm::PARAMS,
     },
     Entry {
         method: Method::Cc,
         name: "cc",
-        summary: "content correlativity with promotion/demotion smoothing (paper 2, SPEC §3)",
+        summary: "content correlativity with neighbour smoothing, for news and forums",
         build: cc::build,
         params: cc::PARAMS,
     },
     Entry {
         method: Method::Cetd,
         name: "cetd",
-        summary: "composite text density + DensitySum (Sun et al., SIGIR 2011; reference)",
+        summary: "composite text density + DensitySum (Sun et al. 2011; reference)",
         build: cetd::build,
         params: cetd::PARAMS,
     },
     Entry {
         method: Method::CetdTd,
         name: "cetd-td",
-        summary: "cetd with simple text density C'/T (reference)",
+        summary: "cetd with simple text density (reference)",
         build: cetd::build_td,
         params: cetd::PARAMS,
     },
     Entry {
         method: Method::Cepr,
         name: "cepr",
-        summary: "tag path ratio x dispersion, path-aware Gaussian smoothing (Wu et al., CIKM 2013; reference)",
+        summary: "tag path ratio x dispersion, path-aware smoothing (Wu et al. 2013; reference)",
         build: cepr::build,
         params: cepr::PARAMS,
     },
@@ -282,7 +287,7 @@ pub const REGISTRY: &[Entry] = &[
     Entry {
         method: Method::Cetr,
         name: "cetr",
-        summary: "text-to-tag ratio of source lines, 2-D k-means (Weninger et al., WWW 2010; reference)",
+        summary: "text-to-tag ratio of source lines, 2-D k-means (Weninger et al. 2010; reference)",
         build: cetr::build,
         params: cetr::PARAMS,
     },
@@ -296,7 +301,7 @@ pub const REGISTRY: &[Entry] = &[
     Entry {
         method: Method::CetrTm,
         name: "cetr-tm",
-        summary: "cetr with the threshold T' > lambda * sigma (reference)",
+        summary: "cetr with a threshold of lambda standard deviations (reference)",
         build: cetr::build_tm,
         params: cetr::PARAMS_TM,
     },

@@ -52,6 +52,16 @@ pub const DEFAULT_MODEL_JSON: &str = include_str!("../../../models/auto.json");
 /// scrapinghub against wcxb-dev, so 0.5 stays.
 pub const THRESHOLD: f32 = 0.5;
 
+/// The threshold of the "favour precision" preset (`--precision`,
+/// `favor_precision`): blocks the model is less sure of are left out.
+/// Measured on the 12 dev folders (in-sample, docs/RESULTS.md): mean
+/// shingle precision 0.940 and recall 0.920 against 0.93x and 0.93x at 0.5.
+pub const PRECISION_THRESHOLD: f32 = 0.65;
+
+/// The threshold of the "favour recall" preset (`--recall`,
+/// `favor_recall`): borderline blocks are kept (docs/RESULTS.md).
+pub const RECALL_THRESHOLD: f32 = 0.35;
+
 /// Early exit of the context stage: a block whose margin (log-odds) is
 /// further than this from the threshold's after a group of trees is
 /// decided without the rest (see [`gbdt::Forest::margin_early`]). 2.5
