@@ -55,11 +55,13 @@ pub const THRESHOLD: f32 = 0.5;
 /// The threshold of the "favour precision" preset (`--precision`,
 /// `favor_precision`): blocks the model is less sure of are left out.
 /// Measured on the 12 dev folders (in-sample, docs/RESULTS.md): mean
-/// shingle precision 0.940 and recall 0.920 against 0.93x and 0.93x at 0.5.
+/// shingle precision 0.940, recall 0.920 (0.931 and 0.933 at 0.5), F1
+/// 0.930 (0.932).
 pub const PRECISION_THRESHOLD: f32 = 0.65;
 
 /// The threshold of the "favour recall" preset (`--recall`,
-/// `favor_recall`): borderline blocks are kept (docs/RESULTS.md).
+/// `favor_recall`): borderline blocks are kept. Mean shingle precision
+/// 0.915, recall 0.942, F1 0.928 on the 12 dev folders (docs/RESULTS.md).
 pub const RECALL_THRESHOLD: f32 = 0.35;
 
 /// Early exit of the context stage: a block whose margin (log-odds) is
