@@ -2,10 +2,11 @@
 //! `unchaff-eval` libraries; this file parses arguments and prints.
 
 mod batch;
+mod fetch;
 
 use std::collections::HashMap;
 use std::io::{Read, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
@@ -147,11 +148,17 @@ struct AlgorithmArgs {
 
 #[derive(Args)]
 struct ExtractArgs {
-    /// The page: an .html or .html.gz file; "-" or nothing reads standard input.
-    file: Option<PathBuf>,
-    /// The page's URL (reported in JSON; used by site-aware algorithms).
+    /// Pages: .html or .html.gz files, http(s) URLs (fetched), or "-" (standard input, also
+    /// the default). With several, -f json writes one JSON line each; the other formats put
+    /// a "==> NAME <==" line before each page.
+    inputs: Vec<String>,
+    /// The page's URL, for a file or standard input (reported in JSON; resolves links; names
+    /// the site for site-aware algorithms). A fetched page's URL is its address after redirects.
     #[arg(long)]
     url: Option<String>,
+    /// The largest page accepted (bytes, after decompression); larger ones are an error.
+    #[arg(long, value_name = "BYTES", default_value_t = unchaff::decode::DEFAULT_MAX_INPUT)]
+    max_bytes: usize,
     /// The page's charset, as an HTTP header would give it (overrides the page's own declaration).
     #[arg(long)]
     charset: Option<String>,
@@ -376,27 +383,86 @@ fn parse_method(s: &str) -> Result<Method, String> {
 }
 
 fn cmd_extract(a: ExtractArgs) -> CliResult {
-    let bytes = match a.file.as_deref() {
-        None => read_stdin()?,
-        Some(p) if p == Path::new("-") => read_stdin()?,
-        Some(p) => std::fs::read(p).map_err(|e| format!("cannot read {}: {e}", p.display()))?,
-    };
     warn_unused_flags(&a);
     let mut opts = options(&a.alg)?
         .with_format(a.format.into())
         .with_links(a.links)
         .with_images(a.images)
-        .with_json_html(a.html);
-    opts.templates = a.templates;
-    let input = Input::new(&bytes)
-        .with_url(a.url.as_deref())
-        .with_charset(a.charset.as_deref());
-    let out = unchaff::extract(input, &opts)?;
+        .with_json_html(a.html)
+        .with_max_input_bytes(a.max_bytes);
+    opts.templates = a.templates.clone();
+    let extractor = Extractor::new(&opts)?;
+    let inputs = if a.inputs.is_empty() {
+        vec!["-".to_owned()]
+    } else {
+        a.inputs.clone()
+    };
+    let several = inputs.len() > 1;
     let mut stdout = std::io::stdout().lock();
-    let mut rendered = out.render();
-    rendered.push('\n');
-    stdout.write_all(rendered.as_bytes())?;
+    let mut failed = 0usize;
+    for name in &inputs {
+        let page = match read_input(name, &a) {
+            Ok(p) => p,
+            Err(e) if several => {
+                eprintln!("unchaff: {e}");
+                failed += 1;
+                continue;
+            }
+            Err(e) => return Err(e.into()),
+        };
+        let input = Input::new(&page.bytes)
+            .with_url(page.url.as_deref())
+            .with_charset(page.charset.as_deref());
+        let out = match extractor.extract(input) {
+            Ok(out) => out,
+            Err(e) if several => {
+                eprintln!("unchaff: {name}: {e}");
+                failed += 1;
+                continue;
+            }
+            Err(e) => return Err(e.into()),
+        };
+        if several && a.format != FormatArg::Json {
+            writeln!(stdout, "==> {name} <==")?;
+        }
+        let mut rendered = out.render();
+        rendered.push('\n');
+        stdout.write_all(rendered.as_bytes())?;
+    }
+    if failed > 0 {
+        return Err(format!("{failed} of {} inputs failed (see above)", inputs.len()).into());
+    }
     Ok(())
+}
+
+/// One page's bytes and what is known of it from outside.
+struct Page {
+    bytes: Vec<u8>,
+    url: Option<String>,
+    charset: Option<String>,
+}
+
+/// Reads a file, standard input ("-") or a URL.
+fn read_input(name: &str, a: &ExtractArgs) -> Result<Page, String> {
+    if fetch::is_url(name) {
+        let f = fetch::fetch(name, a.max_bytes)?;
+        return Ok(Page {
+            bytes: f.bytes,
+            url: Some(f.url),
+            // --charset, as a header would give it, wins over the server's.
+            charset: a.charset.clone().or(f.charset),
+        });
+    }
+    let bytes = if name == "-" {
+        read_stdin().map_err(|e| format!("standard input: {e}"))?
+    } else {
+        std::fs::read(name).map_err(|e| format!("cannot read {name}: {e}"))?
+    };
+    Ok(Page {
+        bytes,
+        url: a.url.clone(),
+        charset: a.charset.clone(),
+    })
 }
 
 /// Says so on stderr when a flag has no effect with the chosen format.
