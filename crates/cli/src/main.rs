@@ -378,6 +378,21 @@ fn options(alg: &AlgorithmArgs) -> Result<Options, String> {
     Ok(o)
 }
 
+/// A progress bar over `len` pages on stderr, drawn only on a terminal.
+fn progress(len: usize, what: &str) -> indicatif::ProgressBar {
+    use std::io::IsTerminal;
+    if !std::io::stderr().is_terminal() {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = indicatif::ProgressBar::new(len as u64);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{msg} {bar:30} {pos}/{len} pages  ETA {eta}")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    bar.set_message(what.to_owned());
+    bar
+}
+
 fn parse_method(s: &str) -> Result<Method, String> {
     s.parse::<Method>().map_err(|e| e.to_string())
 }
@@ -560,9 +575,11 @@ fn cmd_eval(a: EvalArgs) -> CliResult {
             continue;
         }
         type PageResult = Result<(String, Option<LeafCounts>), String>;
+        let bar = progress(ds.pages.len(), &ds.name);
         let outputs: Vec<(String, PageResult)> = with_threads(a.threads, || {
             ds.pages
                 .par_iter()
+                .inspect(|_| bar.inc(1))
                 .map(|p| {
                     let r = ds
                         .read_page_bytes(p)
@@ -589,6 +606,7 @@ fn cmd_eval(a: EvalArgs) -> CliResult {
                 })
                 .collect()
         })?;
+        bar.finish_and_clear();
         let mut preds = HashMap::with_capacity(outputs.len());
         let mut leaf_pages = Vec::new();
         for (id, r) in outputs {
@@ -858,9 +876,11 @@ fn cmd_train(a: TrainArgs) -> CliResult {
     let (mut summaries, mut names) = (Vec::new(), Vec::new());
     for dir in dataset_dirs(&a.data)? {
         let ds = Dataset::open(&dir)?;
+        let bar = progress(ds.pages.len(), &ds.name);
         let done: Vec<Result<pc::PageSummary, String>> = ds
             .pages
             .par_iter()
+            .inspect(|_| bar.inc(1))
             .map(|p| {
                 let site = p.url.clone().or_else(|| p.field("site"));
                 let bytes = ds.read_page_bytes(p).map_err(|e| e.to_string())?;
@@ -868,6 +888,7 @@ fn cmd_train(a: TrainArgs) -> CliResult {
                     .map_err(|e| format!("{}/{}: {e}", ds.name, p.id))
             })
             .collect();
+        bar.finish_and_clear();
         for r in done {
             r.map_or_else(|e| eprintln!("{e}"), |s| summaries.push(s));
         }
@@ -944,9 +965,11 @@ fn cmd_train_svm(a: TrainArgs) -> CliResult {
     let (mut pos, mut neg, mut names, mut pages) = (Vec::new(), Vec::new(), Vec::new(), 0usize);
     for dir in dataset_dirs(&a.data)? {
         let ds = Dataset::open(&dir)?;
+        let bar = progress(ds.pages.len(), &ds.name);
         let done: Vec<Result<Vec<ts::Sample>, String>> = ds
             .pages
             .par_iter()
+            .inspect(|_| bar.inc(1))
             .map(|p| {
                 let gold = match ds.read_gold(p).map_err(|e| e.to_string())? {
                     Some(g) => g,
@@ -957,6 +980,7 @@ fn cmd_train_svm(a: TrainArgs) -> CliResult {
                     .map_err(|e| format!("{}/{}: {e}", ds.name, p.id))
             })
             .collect();
+        bar.finish_and_clear();
         for r in done {
             match r {
                 Ok(s) => {
@@ -1045,9 +1069,11 @@ fn cmd_train_auto(a: TrainArgs) -> CliResult {
         if let Some((k, n)) = a.exclude_fold {
             ds.pages.retain(|p| fold_of(&p.id, n) != k);
         }
+        let bar = progress(ds.pages.len(), &ds.name);
         let done: Vec<Result<(String, train::PageSamples), String>> = ds
             .pages
             .par_iter()
+            .inspect(|_| bar.inc(1))
             .map(|p| {
                 let gold = match ds.read_gold(p).map_err(|e| e.to_string())? {
                     Some(g) => g,
@@ -1059,6 +1085,7 @@ fn cmd_train_auto(a: TrainArgs) -> CliResult {
                     .map_err(|e| format!("{}/{}: {e}", ds.name, p.id))
             })
             .collect();
+        bar.finish_and_clear();
         // Every page of a folder weighs pages^-p, so the folder weighs
         // pages^(1-p) in all: at the default p = 0.5, large folders count
         // more, but not so much that the small ones (scrapinghub,
