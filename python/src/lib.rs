@@ -206,10 +206,15 @@ impl Page {
             if !(1..=3).contains(&t.len()) {
                 return Err(bad(&format!("a tuple of {} items", t.len())));
             }
-            let html = t.get_item(0)?.extract::<Html>().map_err(|_| bad("html is not str or bytes"))?;
+            let html = t
+                .get_item(0)?
+                .extract::<Html>()
+                .map_err(|_| bad("html is not str or bytes"))?;
             let opt = |i: usize| -> PyResult<Option<String>> {
                 match t.get_item(i) {
-                    Ok(v) => v.extract::<Option<String>>().map_err(|_| bad("url and charset must be str or None")),
+                    Ok(v) => v
+                        .extract::<Option<String>>()
+                        .map_err(|_| bad("url and charset must be str or None")),
                     Err(_) => Ok(None),
                 }
             };
@@ -241,7 +246,10 @@ impl Page {
         }
         Err(bad(&format!(
             "got {}",
-            item.get_type().name().map(|n| n.to_string()).unwrap_or_default()
+            item.get_type()
+                .name()
+                .map(|n| n.to_string())
+                .unwrap_or_default()
         )))
     }
 }
@@ -399,7 +407,11 @@ impl Extractor {
         charset: Option<String>,
     ) -> PyResult<PyObject> {
         let done = py.allow_threads(|| {
-            self.run(html.bytes(), url.as_deref(), html.charset(charset.as_deref()))
+            self.run(
+                html.bytes(),
+                url.as_deref(),
+                html.charset(charset.as_deref()),
+            )
         });
         self.to_py(py, done.map_err(to_pyerr)?)
     }
@@ -682,7 +694,10 @@ fn _unchaff(m: &Bound<'_, PyModule>) -> PyResult<()> {
         ("GzipError", py.get_type::<GzipError>()),
         ("UnknownCharsetError", py.get_type::<UnknownCharsetError>()),
         ("InputTooLargeError", py.get_type::<InputTooLargeError>()),
-        ("UnknownAlgorithmError", py.get_type::<UnknownAlgorithmError>()),
+        (
+            "UnknownAlgorithmError",
+            py.get_type::<UnknownAlgorithmError>(),
+        ),
         ("BadOptionError", py.get_type::<BadOptionError>()),
         ("WarcError", py.get_type::<WarcError>()),
     ];

@@ -96,3 +96,9 @@ def write_warc(path: Path, records: List[bytes]) -> Path:
 
 def gunzip_if_needed(b: bytes) -> bytes:
     return gzip.decompress(b) if b[:2] == b"\x1f\x8b" else b
+
+
+def pytest_report_header(config):
+    import unchaff
+
+    return [f"unchaff {unchaff.__version__} from {Path(unchaff.__file__).parent}"]
