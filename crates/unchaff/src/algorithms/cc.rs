@@ -45,7 +45,7 @@
 //! children (sibling groups by tag, with a per-tag counter array reset
 //! through a touched list), one over the text nodes — O(n).
 
-use super::{Algorithm, Params, Selection};
+use super::{Algorithm, Param, Params, Selection};
 use crate::Error;
 use crate::annotate::Page;
 use crate::dom::{NodeId, Tag};
@@ -129,6 +129,40 @@ impl Default for Cc {
         }
     }
 }
+
+/// The parameters (`unchaff algorithms --params`).
+pub const PARAMS: &[Param] = &[
+    Param {
+        name: "c",
+        default: "29",
+        range: "any number",
+        meaning: "content-correlativity threshold between content and noise",
+    },
+    Param {
+        name: "s",
+        default: "0.57",
+        range: "0 to 1",
+        meaning: "content-scale threshold of promotion and demotion",
+    },
+    Param {
+        name: "d",
+        default: "63",
+        range: "any number",
+        meaning: "context text density above which a short block is promoted",
+    },
+    Param {
+        name: "promote",
+        default: "1",
+        range: "0 or 1",
+        meaning: "1 promotes short blocks between content blocks",
+    },
+    Param {
+        name: "demote",
+        default: "1",
+        range: "0 or 1",
+        meaning: "1 demotes content-looking blocks among noise",
+    },
+];
 
 pub(super) fn build(p: &mut Params) -> Result<Box<dyn Algorithm>, Error> {
     Ok(Box::new(Cc {

@@ -27,7 +27,7 @@
 
 use rustc_hash::FxHashMap;
 
-use super::{Algorithm, Params, Selection, mean_std};
+use super::{Algorithm, Param, Params, Selection, mean_std};
 use crate::Error;
 use crate::annotate::{Page, PathId};
 use crate::dom::Tag;
@@ -104,6 +104,42 @@ fn bad(name: &str, reason: &str) -> Error {
         reason: reason.to_owned(),
     }
 }
+
+/// The parameters (`unchaff algorithms --params`).
+pub const PARAMS: &[Param] = &[
+    Param {
+        name: "lambda",
+        default: "0.5",
+        range: "> 0",
+        meaning: "threshold factor: a node is content when its smoothed ratio exceeds lambda times the page\'s spread",
+    },
+    Param {
+        name: "radius",
+        default: "3",
+        range: "0 to 50, whole",
+        meaning: "radius of the Gaussian smoothing window",
+    },
+    Param {
+        name: "sigma",
+        default: "1",
+        range: "> 0",
+        meaning: "width of the Gaussian smoothing window",
+    },
+    Param {
+        name: "lone",
+        default: "0",
+        range: "0 or 1",
+        meaning: "variance of a lone node: 0 takes 1, 1 takes its length",
+    },
+];
+
+/// The parameters of the second variant (`unchaff algorithms --params`).
+pub const PARAMS_TPR: &[Param] = &[Param {
+    name: "lambda",
+    default: "1.5",
+    range: "> 0",
+    meaning: "threshold factor on the plain text-to-tag-path ratios",
+}];
 
 pub(super) fn build(p: &mut Params) -> Result<Box<dyn Algorithm>, Error> {
     let radius = p.f64("radius", RADIUS as f64)?;

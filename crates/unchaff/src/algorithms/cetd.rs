@@ -30,7 +30,7 @@
 //! document order, and the marking visits every element at most once: O(n).
 //! CETD has no tuned constants.
 
-use super::{Algorithm, Params, Selection};
+use super::{Algorithm, Param, Params, Selection};
 use crate::Error;
 use crate::annotate::Page;
 use crate::dom::{NodeId, NodeKind, Tag};
@@ -50,6 +50,9 @@ pub struct Cetd {
     /// Which density.
     pub density: Density,
 }
+
+/// The parameters (`unchaff algorithms --params`).
+pub const PARAMS: &[Param] = &[];
 
 pub(super) fn build(_p: &mut Params) -> Result<Box<dyn Algorithm>, Error> {
     Ok(Box::new(Cetd {

@@ -24,7 +24,7 @@
 
 use rustc_hash::FxHashSet;
 
-use super::{Algorithm, Params, Selection, argmax_first, mean_std};
+use super::{Algorithm, Param, Params, Selection, argmax_first, mean_std};
 use crate::Error;
 use crate::annotate::Page;
 use crate::dom::NodeKind;
@@ -64,6 +64,14 @@ impl Default for CetdTpc {
         }
     }
 }
+
+/// The parameters (`unchaff algorithms --params`).
+pub const PARAMS: &[Param] = &[Param {
+    name: "lambda",
+    default: "1",
+    range: "> 0",
+    meaning: "weight of tag path coverage against text density; higher favours paths that repeat over the page\'s text",
+}];
 
 pub(super) fn build(p: &mut Params) -> Result<Box<dyn Algorithm>, Error> {
     Ok(Box::new(CetdTpc {

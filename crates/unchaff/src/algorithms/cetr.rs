@@ -35,7 +35,7 @@
 //! Cost: every stage is one pass over the source or the lines; k-means runs
 //! at most [`KMEANS_ROUNDS`] rounds of O(lines).
 
-use super::{Algorithm, Params, Selection, mean_std};
+use super::{Algorithm, Param, Params, Selection, mean_std};
 use crate::Error;
 use crate::annotate::Page;
 
@@ -79,6 +79,17 @@ pub struct Cetr {
     /// Which decision.
     pub method: Method,
 }
+
+/// The parameters (`unchaff algorithms --params`).
+pub const PARAMS: &[Param] = &[];
+
+/// The parameters of the second variant (`unchaff algorithms --params`).
+pub const PARAMS_TM: &[Param] = &[Param {
+    name: "lambda",
+    default: "1.5",
+    range: "> 0",
+    meaning: "threshold factor: a line is content when its smoothed ratio exceeds lambda times the standard deviation",
+}];
 
 pub(super) fn build(_p: &mut Params) -> Result<Box<dyn Algorithm>, Error> {
     Ok(Box::new(Cetr {

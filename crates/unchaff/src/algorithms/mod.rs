@@ -183,6 +183,21 @@ pub struct Entry {
     pub summary: &'static str,
     /// Builds the algorithm; fails on an unknown or malformed parameter.
     pub build: fn(&mut Params) -> Result<Box<dyn Algorithm>, Error>,
+    /// Its parameters, documented.
+    pub params: &'static [Param],
+}
+
+/// One documented algorithm parameter, for `unchaff algorithms --params`.
+#[derive(Clone, Copy, Debug)]
+pub struct Param {
+    /// The key of `-p KEY=VALUE`.
+    pub name: &'static str,
+    /// Its default, as written on the command line (or what it is).
+    pub default: &'static str,
+    /// The values it takes.
+    pub range: &'static str,
+    /// What it does.
+    pub meaning: &'static str,
 }
 
 /// Every algorithm unchaff ships, the default first.
@@ -192,84 +207,98 @@ pub const REGISTRY: &[Entry] = &[
         name: "auto",
         summary: "two-stage boosted-tree block classifier over the seed signals and structural cues",
         build: auto::build,
+        params: auto::PARAMS,
     },
     Entry {
         method: Method::CetdTpc,
         name: "cetd-tpc",
         summary: "text block density x tag path coverage (paper 1, SPEC §2)",
         build: cetd_tpc::build,
+        params: cetd_tpc::PARAMS,
     },
     Entry {
         method: Method::CetdTpcPagewide,
         name: "cetd-tpc-pagewide",
         summary: "cetd-tpc with paper 1's page-wide reading of path coverage (for comparison)",
         build: cetd_tpc::build_pagewide,
+        params: cetd_tpc::PARAMS,
     },
     Entry {
         method: Method::PathClustering,
         name: "path-clustering",
         summary: "tag-path clustering, trained thresholds, site templates (paper 3, SPEC §4)",
         build: path_clustering::build,
+        params: path_clustering::PARAMS,
     },
     Entry {
         method: Method::TextDistribution,
         name: "text-distribution",
         summary: "Gaussian-smoothed sentence and node weights, largest self weight (paper 4, SPEC §5)",
         build: text_distribution::build,
+        params: text_distribution::PARAMS,
     },
     Entry {
         method: Method::TemplateSvm,
         name: "template-svm",
         summary: "site templates + RBF-kernel SVM over block features R1-R5 (paper 5, SPEC §6)",
         build: template_svm::build,
+        params: template_svm::PARAMS,
     },
     Entry {
         method: Method::Cc,
         name: "cc",
         summary: "content correlativity with promotion/demotion smoothing (paper 2, SPEC §3)",
         build: cc::build,
+        params: cc::PARAMS,
     },
     Entry {
         method: Method::Cetd,
         name: "cetd",
         summary: "composite text density + DensitySum (Sun et al., SIGIR 2011; reference)",
         build: cetd::build,
+        params: cetd::PARAMS,
     },
     Entry {
         method: Method::CetdTd,
         name: "cetd-td",
         summary: "cetd with simple text density C'/T (reference)",
         build: cetd::build_td,
+        params: cetd::PARAMS,
     },
     Entry {
         method: Method::Cepr,
         name: "cepr",
         summary: "tag path ratio x dispersion, path-aware Gaussian smoothing (Wu et al., CIKM 2013; reference)",
         build: cepr::build,
+        params: cepr::PARAMS,
     },
     Entry {
         method: Method::CeprTpr,
         name: "cepr-tpr",
         summary: "cepr with plain text-to-tag-path ratios, no smoothing (reference)",
         build: cepr::build_tpr,
+        params: cepr::PARAMS_TPR,
     },
     Entry {
         method: Method::Cetr,
         name: "cetr",
         summary: "text-to-tag ratio of source lines, 2-D k-means (Weninger et al., WWW 2010; reference)",
         build: cetr::build,
+        params: cetr::PARAMS,
     },
     Entry {
         method: Method::CetrKm,
         name: "cetr-km",
         summary: "cetr with 1-D k-means on the smoothed ratios (reference)",
         build: cetr::build_km,
+        params: cetr::PARAMS,
     },
     Entry {
         method: Method::CetrTm,
         name: "cetr-tm",
         summary: "cetr with the threshold T' > lambda * sigma (reference)",
         build: cetr::build_tm,
+        params: cetr::PARAMS_TM,
     },
 ];
 
@@ -288,8 +317,9 @@ pub fn build(method: Method, params: &[(String, String)]) -> Result<Box<dyn Algo
 #[derive(Debug)]
 pub struct Params {
     items: Vec<(String, String, bool)>,
-    /// Every key the algorithm asked for: the parameters it has.
-    known: Vec<String>,
+    /// Every key the algorithm asked for, with the default it gave for a
+    /// number: the parameters it has.
+    known: Vec<(String, Option<f64>)>,
 }
 
 impl Params {
@@ -306,8 +336,8 @@ impl Params {
 
     /// The raw value of `key`, marking it used.
     pub fn take(&mut self, key: &str) -> Option<String> {
-        if !self.known.iter().any(|k| k == key) {
-            self.known.push(key.to_owned());
+        if !self.known.iter().any(|k| k.0 == key) {
+            self.known.push((key.to_owned(), None));
         }
         let mut found = None;
         for item in self.items.iter_mut().filter(|i| i.0 == key) {
@@ -319,7 +349,11 @@ impl Params {
 
     /// A number parameter, or `default` when absent.
     pub fn f64(&mut self, key: &str, default: f64) -> Result<f64, Error> {
-        match self.take(key) {
+        let taken = self.take(key);
+        if let Some(k) = self.known.iter_mut().find(|k| k.0 == key) {
+            k.1 = Some(default);
+        }
+        match taken {
             None => Ok(default),
             Some(v) => v
                 .trim()
@@ -341,9 +375,10 @@ impl Params {
                 reason: if self.known.is_empty() {
                     format!("{algorithm} takes no parameters")
                 } else {
+                    let names: Vec<&str> = self.known.iter().map(|k| k.0.as_str()).collect();
                     format!(
                         "{algorithm} has no such parameter (it takes: {})",
-                        self.known.join(", ")
+                        names.join(", ")
                     )
                 },
             }),
@@ -421,6 +456,31 @@ mod tests {
         };
         assert!(e.to_string().contains("it takes: lambda"), "{e}");
         assert_eq!(build(Method::default(), &[]).unwrap().name(), "auto");
+    }
+
+    #[test]
+    fn documented_parameters_are_the_ones_taken() {
+        for e in REGISTRY {
+            let mut p = Params::new(&[]);
+            (e.build)(&mut p).unwrap();
+            let mut taken: Vec<&str> = p.known.iter().map(|k| k.0.as_str()).collect();
+            let mut documented: Vec<&str> = e.params.iter().map(|d| d.name).collect();
+            taken.sort_unstable();
+            documented.sort_unstable();
+            assert_eq!(taken, documented, "{}", e.name);
+            // A number's documented default is the one the build uses
+            // (model-dependent ones say so in words).
+            for (k, default) in &p.known {
+                let doc = e.params.iter().find(|d| d.name == k).unwrap();
+                if let (Some(d), Ok(written)) = (default, doc.default.parse::<f64>()) {
+                    assert!(
+                        (d - written).abs() < 1e-9,
+                        "{} {k}: {d} vs {written}",
+                        e.name
+                    );
+                }
+            }
+        }
     }
 
     #[test]

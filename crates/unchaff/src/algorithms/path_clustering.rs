@@ -32,7 +32,7 @@ use std::collections::BTreeMap;
 
 use rustc_hash::FxHashMap;
 
-use super::{Algorithm, Params, Selection};
+use super::{Algorithm, Param, Params, Selection};
 use crate::Error;
 use crate::annotate::{Page, PathId};
 use crate::dom::{DOCUMENT, NodeId, Tag};
@@ -78,6 +78,28 @@ impl Default for PathClustering {
         }
     }
 }
+
+/// The parameters (`unchaff algorithms --params`).
+pub const PARAMS: &[Param] = &[
+    Param {
+        name: "model",
+        default: "the built-in model",
+        range: "a file",
+        meaning: "thresholds and site templates trained with `unchaff train path-clustering` (JSON)",
+    },
+    Param {
+        name: "length_threshold",
+        default: "from the model",
+        range: ">= 0",
+        meaning: "text length above which a cluster can be content",
+    },
+    Param {
+        name: "cn_threshold",
+        default: "from the model",
+        range: ">= 0",
+        meaning: "number of text nodes above which a cluster can be content",
+    },
+];
 
 pub(super) fn build(p: &mut Params) -> Result<Box<dyn Algorithm>, Error> {
     let mut model = match p.take("model") {

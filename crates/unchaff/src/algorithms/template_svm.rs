@@ -32,7 +32,7 @@
 use rustc_hash::{FxHashSet, FxHasher};
 use std::hash::Hasher;
 
-use super::{Algorithm, Params, Selection};
+use super::{Algorithm, Param, Params, Selection};
 use crate::Error;
 use crate::annotate::Page;
 use crate::dom::{NodeId, Tag};
@@ -305,6 +305,22 @@ impl TemplateSvm {
         })
     }
 }
+
+/// The parameters (`unchaff algorithms --params`).
+pub const PARAMS: &[Param] = &[
+    Param {
+        name: "model",
+        default: "the built-in model",
+        range: "a file",
+        meaning: "an SVM trained with `unchaff train svm` (JSON)",
+    },
+    Param {
+        name: "templates",
+        default: "none",
+        range: "a file",
+        meaning: "a site template library made by `unchaff templates learn` (SQLite)",
+    },
+];
 
 pub(super) fn build(p: &mut Params) -> Result<Box<dyn Algorithm>, Error> {
     let model = match p.take("model") {

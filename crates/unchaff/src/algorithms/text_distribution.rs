@@ -35,7 +35,7 @@
 //! document order (children before parents) reading each child once:
 //! O(n + text bytes).
 
-use super::{Algorithm, Params, Selection};
+use super::{Algorithm, Param, Params, Selection};
 use crate::Error;
 use crate::annotate::Page;
 use crate::dom::{Edge, NodeId, NodeKind, Tag};
@@ -109,6 +109,34 @@ impl Default for TextDistribution {
         }
     }
 }
+
+/// The parameters (`unchaff algorithms --params`).
+pub const PARAMS: &[Param] = &[
+    Param {
+        name: "sigma_pos",
+        default: "1",
+        range: "(0, 1000]",
+        meaning: "width of the Gaussian influence of plain text and positive-weight nodes",
+    },
+    Param {
+        name: "sigma_neg",
+        default: "0.5",
+        range: "(0, 1000]",
+        meaning: "width of the Gaussian influence of link text and negative-weight nodes",
+    },
+    Param {
+        name: "alpha",
+        default: "10",
+        range: "any number",
+        meaning: "scale of the siblings\' influence on a node\'s weight",
+    },
+    Param {
+        name: "numbering",
+        default: "all",
+        range: "all or counted",
+        meaning: "which nodes the sentence positions count: all text nodes, or only counted ones",
+    },
+];
 
 pub(super) fn build(p: &mut Params) -> Result<Box<dyn Algorithm>, Error> {
     let positive_sigma = |p: &mut Params, key: &str, default: f64| -> Result<f64, Error> {

@@ -36,7 +36,7 @@ pub mod headline;
 pub mod train;
 pub mod vocab;
 
-use super::{Algorithm, Params, Selection};
+use super::{Algorithm, Param, Params, Selection};
 use crate::Error;
 use crate::annotate::Page;
 use crate::model::gbdt;
@@ -288,6 +288,52 @@ impl Auto {
         }
     }
 }
+
+/// The parameters (`unchaff algorithms --params`).
+pub const PARAMS: &[Param] = &[
+    Param {
+        name: "threshold",
+        default: "0.5",
+        range: "0 to 1",
+        meaning: "probability of content above which a block is kept; lower keeps more (recall), higher keeps less (precision)",
+    },
+    Param {
+        name: "include-comments",
+        default: "0",
+        range: "0 or 1",
+        meaning: "1 keeps comment sections (reader comments, replies under an article)",
+    },
+    Param {
+        name: "keep-title",
+        default: "0",
+        range: "0 or 1",
+        meaning: "1 keeps the headline in the text (by default it is left to the metadata)",
+    },
+    Param {
+        name: "fallback",
+        default: "1",
+        range: "0 or 1",
+        meaning: "when nothing passes the threshold: 1 retries with a relaxed threshold, then falls back to cetd-tpc; 0 returns nothing",
+    },
+    Param {
+        name: "context",
+        default: "1",
+        range: "0 or 1",
+        meaning: "1 runs the second model over each block\'s neighbours\' probabilities; 0 uses the block model alone (faster, less accurate)",
+    },
+    Param {
+        name: "exit-margin",
+        default: "2.5",
+        range: "> 0",
+        meaning: "stop summing trees once a block\'s margin is this far from the threshold (speed; larger is exact but slower)",
+    },
+    Param {
+        name: "model",
+        default: "the built-in model",
+        range: "a file",
+        meaning: "a model trained with `unchaff train auto` (JSON)",
+    },
+];
 
 pub(super) fn build(p: &mut Params) -> Result<Box<dyn Algorithm>, Error> {
     let mut a = match p.take("model") {

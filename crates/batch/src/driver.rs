@@ -1,0 +1,405 @@
+//! The ordered parallel driver.
+//!
+//! ```text
+//! reader thread ──bounded channel──▶ rayon workers ──channel──▶ caller's thread (reorder buffer) ──▶ sink
+//! ```
+//!
+//! One reader thread pulls pages from the iterator; a rayon pool extracts
+//! them (`par_bridge`); the caller's thread puts the rows back in input
+//! order and hands them to the [`RowSink`]. Memory is bounded by
+//! [`WINDOW_PER_THREAD`]: the reader may run at most that many pages per
+//! thread ahead of the last row written, so the channels and the reorder
+//! buffer never hold more pages than that, whatever the input size.
+
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::Duration;
+
+use rayon::prelude::*;
+use unchaff::Extractor;
+
+use crate::extract::extract_row;
+use crate::row::{ErrorKind, Page, Row};
+use crate::sink::RowSink;
+use crate::{Error, InputError, Progress};
+
+/// Pages the reader may run ahead of the writer, per worker thread: enough
+/// to keep every worker busy behind one slow page, few enough that the
+/// pages in flight stay a few MB per thread for ordinary pages.
+pub const WINDOW_PER_THREAD: usize = 16;
+
+/// What a run did.
+#[derive(Clone, Debug, Default)]
+#[non_exhaustive]
+pub struct Stats {
+    /// Rows written.
+    pub rows: u64,
+    /// Rows of pages whose bytes could be read (all but the `read` and
+    /// `truncated` error rows: a page refused by a limit or by the
+    /// extractor was read well enough to be judged).
+    pub read_ok: u64,
+    /// Error rows, by kind.
+    pub errors: BTreeMap<ErrorKind, usize>,
+    /// Pages skipped because a resumed run's output already had them.
+    pub already_there: u64,
+    /// Bytes of input read, as stored.
+    pub bytes_read: u64,
+    /// Inputs that could not be read, or not to their end, in input order.
+    pub warnings: Vec<InputError>,
+}
+
+impl Stats {
+    /// All error rows.
+    pub fn error_rows(&self) -> usize {
+        self.errors.values().sum()
+    }
+}
+
+/// Runs an [`Extractor`] over pages in parallel, rows out in input order.
+pub struct Driver<'a> {
+    ex: &'a Extractor,
+    threads: usize,
+    page_timeout: Option<Duration>,
+    progress: Arc<Progress>,
+}
+
+impl<'a> Driver<'a> {
+    /// A driver for this extractor: as many threads as cores, no page
+    /// timeout, counters of its own.
+    pub fn new(ex: &'a Extractor) -> Driver<'a> {
+        Driver {
+            ex,
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            page_timeout: None,
+            progress: Arc::new(Progress::default()),
+        }
+    }
+
+    /// Worker threads (at least one). The output does not depend on it.
+    pub fn threads(mut self, n: usize) -> Driver<'a> {
+        self.threads = n.max(1);
+        self
+    }
+
+    /// A page whose extraction took longer than this becomes a `timeout`
+    /// row (measured after the fact: a running extraction is not stopped).
+    pub fn page_timeout(mut self, timeout: Option<Duration>) -> Driver<'a> {
+        self.page_timeout = timeout;
+        self
+    }
+
+    /// Counters to report into: share them with the reader
+    /// ([`crate::inputs::Pages::with_progress`]) to see bytes read and pages
+    /// skipped.
+    pub fn progress(mut self, progress: Arc<Progress>) -> Driver<'a> {
+        self.progress = progress;
+        self
+    }
+
+    /// Extracts every page and writes one row per page to `sink`, in the
+    /// order of `pages`; `on_rows` is called on the caller's thread each
+    /// time rows were written. [`InputError`] items are collected as
+    /// warnings. Does not call [`RowSink::finish`]. An error only when the
+    /// threads cannot start or the sink fails (then the reader stops and
+    /// the rows written so far are a prefix of the output).
+    pub fn run<I>(
+        &self,
+        pages: I,
+        sink: &mut dyn RowSink,
+        mut on_rows: impl FnMut(&Progress),
+    ) -> Result<Stats, Error>
+    where
+        I: IntoIterator<Item = Result<Page, InputError>>,
+        I::IntoIter: Send,
+    {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(self.threads)
+            .build()?;
+        let window = (WINDOW_PER_THREAD * self.threads) as u64;
+        let (tx, rx) = sync_channel::<(u64, Page)>(window as usize);
+        let (rtx, rrx) = sync_channel::<(u64, Row)>(window as usize);
+        let gate = Gate::default();
+        let mut stats = Stats::default();
+        let pages = pages.into_iter();
+        let (warnings, written) = std::thread::scope(|s| {
+            let gate = &gate;
+            let reader = s.spawn(move || feed(pages, tx, gate, window));
+            let (pool, ex, timeout) = (&pool, self.ex, self.page_timeout);
+            s.spawn(move || work(pool, rx, rtx, ex, timeout));
+            let r = write_in_order(rrx, sink, gate, &mut stats, &self.progress, &mut on_rows);
+            if r.is_err() {
+                gate.stop();
+            }
+            let w = reader
+                .join()
+                .unwrap_or_else(|_| vec![InputError::new("reader thread panicked")]);
+            (w, r)
+        });
+        written.map_err(Error::Sink)?;
+        stats.warnings = warnings;
+        stats.already_there = self.progress.already_there();
+        stats.bytes_read = self.progress.bytes_read();
+        Ok(stats)
+    }
+}
+
+/// How far the writer has got, for the reader to wait on; and whether the
+/// run has stopped.
+#[derive(Default)]
+struct Gate {
+    written: Mutex<u64>,
+    moved: Condvar,
+    stopped: AtomicBool,
+}
+
+impl Gate {
+    fn set_written(&self, n: u64) {
+        *self.written.lock().unwrap_or_else(|e| e.into_inner()) = n;
+        self.moved.notify_all();
+    }
+
+    /// Waits until page `seq` is within `window` of the last row written;
+    /// false when the run has stopped.
+    fn wait_for(&self, seq: u64, window: u64) -> bool {
+        let mut written = self.written.lock().unwrap_or_else(|e| e.into_inner());
+        while seq >= *written + window && !self.stopped.load(Ordering::Relaxed) {
+            written = self.moved.wait(written).unwrap_or_else(|e| e.into_inner());
+        }
+        !self.stopped.load(Ordering::Relaxed)
+    }
+
+    fn stop(&self) {
+        let _guard = self.written.lock().unwrap_or_else(|e| e.into_inner());
+        self.stopped.store(true, Ordering::Relaxed);
+        self.moved.notify_all();
+    }
+}
+
+/// The reader: numbers the pages and sends them on, a window ahead of the
+/// writer at most; returns the input errors.
+fn feed(
+    pages: impl Iterator<Item = Result<Page, InputError>>,
+    tx: SyncSender<(u64, Page)>,
+    gate: &Gate,
+    window: u64,
+) -> Vec<InputError> {
+    let mut warnings = Vec::new();
+    let mut seq = 0u64;
+    for item in pages {
+        let page = match item {
+            Ok(p) => p,
+            Err(e) => {
+                warnings.push(e);
+                continue;
+            }
+        };
+        if !gate.wait_for(seq, window) || tx.send((seq, page)).is_err() {
+            break;
+        }
+        seq += 1;
+    }
+    warnings
+}
+
+/// The workers: pages from the reader, rows to the writer.
+fn work(
+    pool: &rayon::ThreadPool,
+    rx: Receiver<(u64, Page)>,
+    rtx: SyncSender<(u64, Row)>,
+    ex: &Extractor,
+    timeout: Option<Duration>,
+) {
+    pool.install(|| {
+        rx.into_iter()
+            .par_bridge()
+            .for_each_with(rtx, |rtx, (seq, page)| {
+                // A send fails only when the writer has given up.
+                let _ = rtx.send((seq, extract_row(ex, page, timeout)));
+            })
+    });
+}
+
+/// Writes rows in sequence order through a reorder buffer (bounded by the
+/// reader's window), telling the reader how far it has got.
+fn write_in_order(
+    rrx: Receiver<(u64, Row)>,
+    sink: &mut dyn RowSink,
+    gate: &Gate,
+    stats: &mut Stats,
+    progress: &Progress,
+    on_rows: &mut dyn FnMut(&Progress),
+) -> std::io::Result<()> {
+    let mut pending: BTreeMap<u64, Row> = BTreeMap::new();
+    let mut next = 0u64;
+    for (seq, row) in rrx.iter() {
+        pending.insert(seq, row);
+        let before = next;
+        while let Some(row) = pending.remove(&next) {
+            sink.write_row(&row)?;
+            stats.rows += 1;
+            match &row.error {
+                Some(e) => {
+                    stats.read_ok += u64::from(!e.kind.is_unreadable());
+                    *stats.errors.entry(e.kind).or_insert(0) += 1;
+                }
+                None => stats.read_ok += 1,
+            }
+            next += 1;
+        }
+        if next != before {
+            gate.set_written(next);
+            progress.set_rows_written(next);
+            on_rows(progress);
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::extract::test_extractor;
+    use crate::row::PageError;
+    use crate::testutil::article;
+
+    /// Pages whose sizes vary a hundredfold, so workers finish out of order.
+    fn pages(n: usize) -> Vec<Result<Page, InputError>> {
+        (0..n)
+            .map(|i| {
+                let words = "word ".repeat(1 + (i * 37) % 300);
+                let html = article(&format!("Page {i}"), &format!("page {i} {words}"));
+                Ok(Page::new(format!("p{i}"), html.into_bytes()))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn rows_in_input_order_whatever_the_threads() {
+        let ex = test_extractor();
+        let mut one = Vec::new();
+        let stats = Driver::new(&ex)
+            .threads(1)
+            .run(pages(120), &mut one, |_| {})
+            .unwrap();
+        assert_eq!(stats.rows, 120);
+        assert_eq!(stats.read_ok, 120);
+        let mut four = Vec::new();
+        let progress = Arc::new(Progress::default());
+        let mut calls = 0;
+        Driver::new(&ex)
+            .threads(4)
+            .progress(Arc::clone(&progress))
+            .run(pages(120), &mut four, |_| calls += 1)
+            .unwrap();
+        assert_eq!(one, four);
+        let ids: Vec<String> = one.iter().map(|r| r.id.clone()).collect();
+        let want: Vec<String> = (0..120).map(|i| format!("p{i}")).collect();
+        assert_eq!(ids, want);
+        assert!(one[7].text.as_deref().unwrap().contains("page 7 word"));
+        assert_eq!(progress.rows_written(), 120);
+        assert!(calls >= 1);
+    }
+
+    #[test]
+    fn errors_by_kind_warnings_and_read_failures() {
+        let ex = test_extractor();
+        let items = vec![
+            Ok(Page::failed("r", PageError::new(ErrorKind::Read, "gone"))),
+            Err(InputError::new("a file could not be read")),
+            Ok(Page::new("e", Vec::new())),
+            Ok(Page::failed(
+                "t",
+                PageError::new(ErrorKind::Truncated, "cut"),
+            )),
+            Ok(Page::new(
+                "ok",
+                article("A", "apples fall far").into_bytes(),
+            )),
+        ];
+        let mut rows = Vec::new();
+        let stats = Driver::new(&ex)
+            .threads(2)
+            .run(items, &mut rows, |_| {})
+            .unwrap();
+        assert_eq!(rows.len(), 4);
+        assert_eq!(stats.rows, 4);
+        // The read and truncated rows do not count as read.
+        assert_eq!(stats.read_ok, 2);
+        assert_eq!(
+            stats.errors.into_iter().collect::<Vec<_>>(),
+            [
+                (ErrorKind::Empty, 1),
+                (ErrorKind::Read, 1),
+                (ErrorKind::Truncated, 1)
+            ]
+        );
+        assert_eq!(
+            stats.warnings,
+            [InputError::new("a file could not be read")]
+        );
+    }
+
+    /// A sink that fails after some rows.
+    struct Failing(usize);
+
+    impl RowSink for Failing {
+        fn write_row(&mut self, _: &Row) -> std::io::Result<()> {
+            match self.0 {
+                0 => Err(std::io::Error::other("disk full")),
+                _ => {
+                    self.0 -= 1;
+                    Ok(())
+                }
+            }
+        }
+        fn finish(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_failing_sink_stops_the_run() {
+        let ex = test_extractor();
+        // More pages than the window: the reader must not wait forever.
+        let n = WINDOW_PER_THREAD * 2 * 4;
+        let e = Driver::new(&ex)
+            .threads(2)
+            .run(pages(n), &mut Failing(5), |_| {})
+            .unwrap_err();
+        assert_eq!(e.to_string(), "disk full");
+    }
+
+    #[test]
+    fn resume_then_the_rest_equals_one_run() {
+        // What the CLI does: a cut run's rows are a prefix; the resumed run
+        // skips them and appends the rest.
+        let dir = tempfile::tempdir().unwrap();
+        for i in 0..30 {
+            let html = article(&format!("P{i}"), &format!("page {i} words here"));
+            std::fs::write(dir.path().join(format!("p{i:02}.html")), html).unwrap();
+        }
+        let sources = crate::inputs::expand(&[dir.path().display().to_string()]).unwrap();
+        let ex = test_extractor();
+        let run = |resume: crate::sink::Resume, rows: &mut Vec<Row>| {
+            let progress = Arc::new(Progress::default());
+            let pages = crate::inputs::Pages::new(sources.clone(), 1 << 20)
+                .with_progress(Arc::clone(&progress))
+                .skipping(resume);
+            Driver::new(&ex)
+                .threads(3)
+                .progress(progress)
+                .run(pages, rows, |_| {})
+                .unwrap()
+        };
+        let mut full = Vec::new();
+        run(Default::default(), &mut full);
+        let mut resumed = full[..11].to_vec();
+        let there = resumed.iter().map(|r| r.id.clone()).collect();
+        let stats = run(there, &mut resumed);
+        assert_eq!(stats.already_there, 11);
+        assert_eq!(stats.rows, 19);
+        assert_eq!(resumed, full);
+    }
+}

@@ -1,0 +1,547 @@
+//! Inputs: paths to [`Source`]s ([`expand`]), and sources to a stream of
+//! [`Page`]s ([`Pages`]), read one at a time.
+//!
+//! * A directory gives its page files (`.html`, `.htm`, `.html.gz`,
+//!   recursively), sorted by path.
+//! * `@LIST` gives the inputs its lines name, one a line, in order (blank
+//!   lines skipped; relative paths from the current directory).
+//! * `.warc` / `.warc.gz` files are read by [`WarcReader`], `.jsonl` /
+//!   `.jsonl.gz` files by [`JsonlReader`]; any other file is one page.
+//!   Gzip is recognised by its magic bytes.
+//! * A page file's id is its name without `.html.gz`, `.html`, `.htm` or
+//!   `.gz` ([`file_id`]); a WARC record's is its `WARC-Record-ID`, else
+//!   `FILE#RECORD`; a JSONL row's, see [`crate::jsonl`].
+
+use std::collections::HashMap;
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, Read, Seek};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use flate2::read::MultiGzDecoder;
+
+use crate::jsonl::JsonlReader;
+use crate::row::{ErrorKind, Page, PageError};
+use crate::sink::Resume;
+use crate::warc::WarcReader;
+use crate::{Error, InputError, Progress};
+
+/// Read buffer of a file and of its gunzipped stream: large enough that a
+/// WARC is read in a few system calls per record.
+const STREAM_BUFFER: usize = 256 * 1024;
+
+/// The gzip magic bytes.
+const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
+
+/// One input file, by kind.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Source {
+    /// A page file (HTML, possibly gzipped).
+    Html(PathBuf),
+    /// A WARC file (possibly gzipped, a member per record or one for all).
+    Warc(PathBuf),
+    /// A JSONL file of `{"url", "html", "id"}` rows (possibly gzipped).
+    Jsonl(PathBuf),
+}
+
+impl Source {
+    /// A file, by its name: `.warc`/`.warc.gz` is WARC, `.jsonl`/`.jsonl.gz`
+    /// is JSONL, anything else one page.
+    pub fn classify(path: PathBuf) -> Source {
+        let n = path
+            .file_name()
+            .map(|n| n.to_string_lossy().to_ascii_lowercase())
+            .unwrap_or_default();
+        if n.ends_with(".warc") || n.ends_with(".warc.gz") {
+            Source::Warc(path)
+        } else if n.ends_with(".jsonl") || n.ends_with(".jsonl.gz") {
+            Source::Jsonl(path)
+        } else {
+            Source::Html(path)
+        }
+    }
+
+    /// The file.
+    pub fn path(&self) -> &Path {
+        match self {
+            Source::Html(p) | Source::Warc(p) | Source::Jsonl(p) => p,
+        }
+    }
+}
+
+/// The bytes on disk of all the sources that can be looked at (for a
+/// progress bar's total).
+pub fn total_len(sources: &[Source]) -> u64 {
+    sources
+        .iter()
+        .filter_map(|s| std::fs::metadata(s.path()).ok())
+        .map(|m| m.len())
+        .sum()
+}
+
+/// Whether a file in a directory is a page file.
+fn is_page_file(name: &str) -> bool {
+    let n = name.to_ascii_lowercase();
+    n.ends_with(".html") || n.ends_with(".htm") || n.ends_with(".html.gz")
+}
+
+/// Expands inputs (paths, directories, `@LIST`s) into input files, in
+/// order: each directory's page files sorted by path, each list's lines in
+/// their order.
+pub fn expand(args: &[String]) -> Result<Vec<Source>, Error> {
+    let mut out = Vec::new();
+    for a in args {
+        if let Some(list) = a.strip_prefix('@') {
+            let text = std::fs::read_to_string(list).map_err(|source| Error::List {
+                path: list.into(),
+                source,
+            })?;
+            for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
+                expand_path(PathBuf::from(line), &mut out)?;
+            }
+        } else {
+            expand_path(PathBuf::from(a), &mut out)?;
+        }
+    }
+    Ok(out)
+}
+
+fn expand_path(p: PathBuf, out: &mut Vec<Source>) -> Result<(), Error> {
+    let meta = std::fs::metadata(&p).map_err(|e| Error::io(&p, e))?;
+    if !meta.is_dir() {
+        out.push(Source::classify(p));
+        return Ok(());
+    }
+    // An explicit stack, not recursion: directory trees can be deep.
+    let mut files = Vec::new();
+    let mut stack = vec![p];
+    while let Some(dir) = stack.pop() {
+        let entries = std::fs::read_dir(&dir).map_err(|e| Error::io(&dir, e))?;
+        for entry in entries {
+            let entry = entry.map_err(|e| Error::io(&dir, e))?;
+            let path = entry.path();
+            let ft = entry.file_type().map_err(|e| Error::io(&path, e))?;
+            if ft.is_dir() {
+                stack.push(path);
+            } else if is_page_file(&entry.file_name().to_string_lossy()) {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    out.extend(files.into_iter().map(Source::Html));
+    Ok(())
+}
+
+/// A page file's id: its name without `.html.gz`, `.html`, `.htm` or `.gz`.
+pub fn file_id(p: &Path) -> String {
+    let name = p
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    for ext in [".html.gz", ".html", ".htm", ".gz"] {
+        if name.len() > ext.len() && name.to_ascii_lowercase().ends_with(ext) {
+            return name[..name.len() - ext.len()].to_owned();
+        }
+    }
+    name
+}
+
+/// Counts the bytes read from a file (compressed bytes, for progress and
+/// MB/s).
+struct Counting<R> {
+    inner: R,
+    progress: Arc<Progress>,
+}
+
+impl<R: Read> Read for Counting<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.progress.add_bytes(n as u64);
+        Ok(n)
+    }
+}
+
+/// Opens a file for streaming, gunzipping (all members) if it starts with
+/// the gzip magic bytes.
+pub fn open(path: &Path) -> io::Result<Box<dyn BufRead + Send>> {
+    open_counted(path, &Arc::new(Progress::default()))
+}
+
+fn open_counted(path: &Path, progress: &Arc<Progress>) -> io::Result<Box<dyn BufRead + Send>> {
+    let mut f = File::open(path)?;
+    let mut magic = [0u8; 2];
+    let n = f.read(&mut magic)?;
+    f.rewind()?;
+    let raw = BufReader::with_capacity(
+        STREAM_BUFFER,
+        Counting {
+            inner: f,
+            progress: Arc::clone(progress),
+        },
+    );
+    if n == 2 && magic == GZIP_MAGIC {
+        Ok(Box::new(BufReader::with_capacity(
+            STREAM_BUFFER,
+            MultiGzDecoder::new(raw),
+        )))
+    } else {
+        Ok(Box::new(raw))
+    }
+}
+
+/// The file being streamed.
+enum Current {
+    Warc(PathBuf, WarcReader<Box<dyn BufRead + Send>>),
+    Jsonl(PathBuf, JsonlReader<Box<dyn BufRead + Send>>),
+}
+
+/// The pages of a list of sources, read one at a time, in order: an
+/// iterator of pages (a page whose bytes could not be had carries its
+/// error, and becomes an error row) and of [`InputError`]s (an input that
+/// could not be read, or not to its end: reading goes on with the next).
+pub struct Pages {
+    sources: std::vec::IntoIter<Source>,
+    current: Option<Current>,
+    max: usize,
+    skip: HashMap<String, usize>,
+    progress: Arc<Progress>,
+}
+
+impl Pages {
+    /// The pages of these sources. Pages larger than `max_bytes` (a file on
+    /// disk, a WARC payload, a JSONL `html`) are `too_large` error pages,
+    /// skipped unread.
+    pub fn new(sources: Vec<Source>, max_bytes: usize) -> Pages {
+        Pages {
+            sources: sources.into_iter(),
+            current: None,
+            max: max_bytes,
+            skip: HashMap::new(),
+            progress: Arc::new(Progress::default()),
+        }
+    }
+
+    /// Counts the bytes read and the pages skipped into `progress` (share
+    /// it with the [`crate::driver::Driver`]).
+    pub fn with_progress(mut self, progress: Arc<Progress>) -> Pages {
+        self.progress = progress;
+        self
+    }
+
+    /// Skips the pages a resumed run's output already has: as many
+    /// occurrences of each id as it has rows (so repeated ids stay right).
+    /// Skipped pages are not read when that can be avoided (a file, a WARC
+    /// payload), and are counted in [`Progress::already_there`].
+    pub fn skipping(mut self, resume: Resume) -> Pages {
+        self.skip = resume.into_ids();
+        self
+    }
+
+    /// The counters this reader adds to.
+    pub fn progress(&self) -> &Arc<Progress> {
+        &self.progress
+    }
+
+    /// Reads one page file; None when it is skipped.
+    fn read_html_file(&mut self, p: &Path) -> Option<Page> {
+        let id = file_id(p);
+        if !wants(&mut self.skip, &self.progress, &id) {
+            if let Ok(m) = std::fs::metadata(p) {
+                self.progress.add_bytes(m.len());
+            }
+            return None;
+        }
+        let read_error = |e: io::Error| PageError::new(ErrorKind::Read, e.to_string());
+        let body = match std::fs::metadata(p) {
+            Err(e) => Err(read_error(e)),
+            Ok(m) if m.len() > self.max as u64 => {
+                self.progress.add_bytes(m.len());
+                Err(PageError::too_large(m.len(), self.max))
+            }
+            Ok(_) => match std::fs::read(p) {
+                Ok(b) => {
+                    self.progress.add_bytes(b.len() as u64);
+                    Ok(b)
+                }
+                Err(e) => Err(read_error(e)),
+            },
+        };
+        Some(Page::from_body(id, body))
+    }
+
+    /// The next item of the file being streamed (None at its end), with
+    /// the pages to skip skipped.
+    fn next_streamed(&mut self) -> Option<Result<Page, InputError>> {
+        let (path, item) = match self.current.as_mut()? {
+            Current::Jsonl(path, r) => loop {
+                match r.next() {
+                    Some(Ok(page)) if !wants(&mut self.skip, &self.progress, &page.id) => {}
+                    item => break (path, item),
+                }
+            },
+            Current::Warc(path, r) => loop {
+                let head = match r.next_head() {
+                    None => break (path, None),
+                    Some(Err(e)) => break (path, Some(Err(e))),
+                    Some(Ok(h)) => h,
+                };
+                let id = head
+                    .record_id
+                    .unwrap_or_else(|| format!("{}#{}", path.display(), head.index));
+                if !wants(&mut self.skip, &self.progress, &id) {
+                    // Its body is skipped, unread, by the next `next_head`.
+                    continue;
+                }
+                let mut page = Page::from_body(id, r.read_body())
+                    .with_url(head.url)
+                    .with_charset(head.charset);
+                page.date = head.date;
+                page.http_status = head.http_status;
+                page.content_type = head.content_type;
+                break (path, Some(Ok(page)));
+            },
+        };
+        Some(item?.map_err(|mut e| {
+            e.path = Some(path.clone());
+            e
+        }))
+    }
+}
+
+/// Whether a page with this id is to be read (false: a resumed run's
+/// output already has it, and it is counted as already there).
+fn wants(skip: &mut HashMap<String, usize>, progress: &Progress, id: &str) -> bool {
+    match skip.get_mut(id) {
+        Some(n) if *n > 0 => {
+            *n -= 1;
+            progress.add_already_there();
+            false
+        }
+        _ => true,
+    }
+}
+
+impl Iterator for Pages {
+    type Item = Result<Page, InputError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        loop {
+            if self.current.is_some() {
+                match self.next_streamed() {
+                    Some(item) => return Some(item),
+                    None => self.current = None,
+                }
+            }
+            let src = self.sources.next()?;
+            let path = src.path().to_path_buf();
+            let max = self.max;
+            let opened = match src {
+                Source::Html(p) => match self.read_html_file(&p) {
+                    Some(page) => return Some(Ok(page)),
+                    None => continue,
+                },
+                Source::Warc(p) => open_counted(&p, &self.progress)
+                    .map(|s| Current::Warc(p, WarcReader::new(s).with_max_payload(max))),
+                Source::Jsonl(p) => open_counted(&p, &self.progress).map(|s| {
+                    let name = p.display().to_string();
+                    Current::Jsonl(p, JsonlReader::new(s, name, max))
+                }),
+            };
+            match opened {
+                Ok(c) => self.current = Some(c),
+                Err(e) => {
+                    return Some(Err(InputError {
+                        path: Some(path),
+                        message: e.to_string(),
+                    }));
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testutil::{gzip, html_record};
+
+    fn ids(pages: &mut Pages) -> Vec<String> {
+        pages.map(|p| p.unwrap().id).collect()
+    }
+
+    #[test]
+    fn directories_sorted_recursive_lists_in_order() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("pages");
+        std::fs::create_dir_all(root.join("b/deep")).unwrap();
+        for name in [
+            "z.html",
+            "a.HTM",
+            "b/deep/m.html.gz",
+            "b/c.html",
+            "notes.txt",
+            "x.warc",
+        ] {
+            std::fs::write(root.join(name), "<p>x").unwrap();
+        }
+        let list = dir.path().join("list");
+        let one = root.join("z.html");
+        std::fs::write(
+            &list,
+            format!("{}\n\n  {}\n", one.display(), root.display()),
+        )
+        .unwrap();
+        let got = expand(&[format!("@{}", list.display()), one.display().to_string()]).unwrap();
+        let names: Vec<String> = got
+            .iter()
+            .map(|s| s.path().strip_prefix(&root).unwrap().display().to_string())
+            .collect();
+        assert_eq!(
+            names,
+            [
+                "z.html",
+                "a.HTM",
+                "b/c.html",
+                "b/deep/m.html.gz",
+                "z.html",
+                "z.html"
+            ]
+        );
+        assert!(got.iter().all(|s| matches!(s, Source::Html(_))));
+        assert!(matches!(
+            Source::classify("a/c.WARC.gz".into()),
+            Source::Warc(_)
+        ));
+        assert!(matches!(
+            Source::classify("a/c.jsonl.gz".into()),
+            Source::Jsonl(_)
+        ));
+        let missing = expand(&["/no/such/input".to_owned()]).unwrap_err();
+        assert!(
+            missing.to_string().starts_with("/no/such/input: "),
+            "{missing}"
+        );
+        assert!(matches!(
+            expand(&["@/no/such/list".to_owned()]),
+            Err(Error::List { .. })
+        ));
+    }
+
+    #[test]
+    fn file_ids_drop_the_page_extensions() {
+        assert_eq!(file_id(Path::new("a/b/abc.html.gz")), "abc");
+        assert_eq!(file_id(Path::new("x.HTM")), "x");
+        assert_eq!(file_id(Path::new("y.gz")), "y");
+        assert_eq!(file_id(Path::new(".html")), ".html");
+    }
+
+    /// A directory of three pages, a WARC of three records without ids in
+    /// one of them, a JSONL of two rows.
+    fn mixed(dir: &Path) -> Vec<Source> {
+        for (name, body) in [
+            ("p1.html", "<p>1"),
+            ("p2.html.gz", "<p>2"),
+            ("p3.htm", "<p>3"),
+        ] {
+            let bytes = match name.ends_with(".gz") {
+                true => gzip(body.as_bytes()),
+                false => body.as_bytes().to_vec(),
+            };
+            std::fs::write(dir.join(name), bytes).unwrap();
+        }
+        let mut warc = Vec::new();
+        for id in ["w1", "w2"] {
+            warc.extend(gzip(&html_record(id, "<p>w")));
+        }
+        let anonymous = String::from_utf8(html_record("w3", "<p>w"))
+            .unwrap()
+            .replace("WARC-Record-ID: <urn:uuid:w3>\r\n", "");
+        warc.extend(gzip(anonymous.as_bytes()));
+        std::fs::write(dir.join("c.warc.gz"), warc).unwrap();
+        std::fs::write(
+            dir.join("d.jsonl"),
+            "{\"id\":\"j1\",\"html\":\"<p>j\"}\n{\"id\":\"j2\",\"html\":\"<p>j\"}\n",
+        )
+        .unwrap();
+        let mut sources = expand(&[dir.display().to_string()]).unwrap();
+        sources.push(Source::classify(dir.join("c.warc.gz")));
+        sources.push(Source::classify(dir.join("d.jsonl")));
+        sources
+    }
+
+    #[test]
+    fn pages_of_every_kind_in_order() {
+        let dir = tempfile::tempdir().unwrap();
+        let sources = mixed(dir.path());
+        let w3 = format!("{}#3", dir.path().join("c.warc.gz").display());
+        let mut pages = Pages::new(sources.clone(), 1000);
+        assert_eq!(
+            ids(&mut pages),
+            [
+                "p1",
+                "p2",
+                "p3",
+                "urn:uuid:w1",
+                "urn:uuid:w2",
+                &w3,
+                "j1",
+                "j2"
+            ]
+        );
+        assert_eq!(pages.progress().bytes_read(), total_len(&sources));
+        let first: Vec<Page> = Pages::new(sources, 1000).map(Result::unwrap).collect();
+        // A page file's bytes are as stored (the extractor gunzips).
+        assert_eq!(first[1].body.as_deref().unwrap(), gzip(b"<p>2"));
+        assert_eq!(first[3].body.as_deref().unwrap(), b"<p>w");
+        assert_eq!(first[3].http_status, Some(200));
+        assert_eq!(first[6].charset.as_deref(), Some("utf-8"));
+    }
+
+    #[test]
+    fn resume_skips_as_many_of_each_id_as_are_there() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut sources = mixed(dir.path());
+        // p1 twice: one of them is there already.
+        sources.push(Source::classify(dir.path().join("p1.html")));
+        let resume: Resume = ["p1", "p3", "urn:uuid:w2", "j1", "nowhere"]
+            .into_iter()
+            .map(String::from)
+            .collect();
+        let mut pages = Pages::new(sources, 1000).skipping(resume);
+        let got = ids(&mut pages);
+        let w3 = format!("{}#3", dir.path().join("c.warc.gz").display());
+        assert_eq!(got, ["p2", "urn:uuid:w1", &w3, "j2", "p1"]);
+        assert_eq!(pages.progress().already_there(), 4);
+    }
+
+    #[test]
+    fn limits_and_unreadable_inputs() {
+        let dir = tempfile::tempdir().unwrap();
+        let big = dir.path().join("big.html");
+        std::fs::write(&big, "x".repeat(20)).unwrap();
+        let junk = dir.path().join("junk.warc");
+        std::fs::write(&junk, "not a warc\n").unwrap();
+        let sources = vec![
+            Source::Html(big),
+            Source::Warc(dir.path().join("missing.warc")),
+            Source::Warc(junk.clone()),
+            Source::Html(dir.path().join("gone.html")),
+        ];
+        let got: Vec<_> = Pages::new(sources, 10).collect();
+        assert_eq!(got.len(), 4);
+        let big = got[0].as_ref().unwrap();
+        assert_eq!(big.body.as_ref().unwrap_err().kind, ErrorKind::TooLarge);
+        let e = got[1].as_ref().unwrap_err();
+        assert!(e.path.as_ref().unwrap().ends_with("missing.warc"));
+        let e = got[2].as_ref().unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!("{}: record 1: not a WARC record header", junk.display())
+        );
+        let gone = got[3].as_ref().unwrap();
+        assert_eq!(gone.id, "gone");
+        assert_eq!(gone.body.as_ref().unwrap_err().kind, ErrorKind::Read);
+    }
+}

@@ -1,0 +1,215 @@
+//! Pages in, rows out: the types that cross the crate's boundary.
+
+use serde::{Deserialize, Serialize};
+
+/// Why a page has no text: a short machine-readable kind. Declared in
+/// alphabetical order, so a `BTreeMap` keyed by kind lists them by name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// The input is binary data, not an HTML page.
+    Binary,
+    /// The caller's charset label is unknown.
+    Charset,
+    /// The page is empty.
+    Empty,
+    /// Any other extraction failure.
+    Extract,
+    /// A gzip page that does not inflate.
+    Gzip,
+    /// A JSONL line that is not a page object.
+    Json,
+    /// The page could not be read (I/O error).
+    Read,
+    /// The extraction took longer than the page timeout.
+    Timeout,
+    /// The page is over the size limit.
+    TooLarge,
+    /// A WARC record cut short (truncated file, corrupt gzip member).
+    Truncated,
+}
+
+impl ErrorKind {
+    /// The kind as written in rows (`too_large`, `read`, ...).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErrorKind::Binary => "binary",
+            ErrorKind::Charset => "charset",
+            ErrorKind::Empty => "empty",
+            ErrorKind::Extract => "extract",
+            ErrorKind::Gzip => "gzip",
+            ErrorKind::Json => "json",
+            ErrorKind::Read => "read",
+            ErrorKind::Timeout => "timeout",
+            ErrorKind::TooLarge => "too_large",
+            ErrorKind::Truncated => "truncated",
+        }
+    }
+
+    /// Whether the input could not be read at all (as opposed to read and
+    /// refused by a limit or by the extractor): what makes a run that read
+    /// nothing a failure.
+    pub fn is_unreadable(self) -> bool {
+        matches!(self, ErrorKind::Read | ErrorKind::Truncated)
+    }
+}
+
+impl std::fmt::Display for ErrorKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Why a page has no text: its kind and a message.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PageError {
+    /// The kind.
+    pub kind: ErrorKind,
+    /// What happened.
+    pub message: String,
+}
+
+impl PageError {
+    /// An error of this kind.
+    pub fn new(kind: ErrorKind, message: impl Into<String>) -> PageError {
+        PageError {
+            kind,
+            message: message.into(),
+        }
+    }
+
+    /// A page over the size limit.
+    pub(crate) fn too_large(len: u64, max: usize) -> PageError {
+        PageError::new(
+            ErrorKind::TooLarge,
+            format!("page of {len} bytes is over --max-bytes {max}"),
+        )
+    }
+}
+
+/// One page to extract, or the reason it could not be read.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct Page {
+    /// Its id in the output: a file's name without the page extensions, a
+    /// WARC record's `WARC-Record-ID`, a JSONL row's `id` or `url`.
+    pub id: String,
+    /// Its URL, when the input gives one.
+    pub url: Option<String>,
+    /// A charset label from outside the page (an HTTP header); it beats the
+    /// page's own declaration.
+    pub charset: Option<String>,
+    /// Its bytes (possibly gzipped), or why they could not be had.
+    pub body: Result<Vec<u8>, PageError>,
+    /// The WARC record's `WARC-Date`, for WARC pages.
+    pub date: Option<String>,
+    /// The HTTP status code, for WARC pages.
+    pub http_status: Option<u16>,
+    /// The HTTP `Content-Type` (MIME type, lower case), for WARC pages.
+    pub content_type: Option<String>,
+}
+
+impl Page {
+    /// A page of these bytes.
+    pub fn new(id: impl Into<String>, bytes: Vec<u8>) -> Page {
+        Page::from_body(id, Ok(bytes))
+    }
+
+    /// A page whose bytes could not be had: it becomes an error row.
+    pub fn failed(id: impl Into<String>, error: PageError) -> Page {
+        Page::from_body(id, Err(error))
+    }
+
+    pub(crate) fn from_body(id: impl Into<String>, body: Result<Vec<u8>, PageError>) -> Page {
+        Page {
+            id: id.into(),
+            url: None,
+            charset: None,
+            body,
+            date: None,
+            http_status: None,
+            content_type: None,
+        }
+    }
+
+    /// The page with its URL.
+    pub fn with_url(mut self, url: Option<String>) -> Page {
+        self.url = url;
+        self
+    }
+
+    /// The page with an outside charset label.
+    pub fn with_charset(mut self, charset: Option<String>) -> Page {
+        self.charset = charset;
+        self
+    }
+}
+
+/// One output row. In JSONL: `{"id", "url", "title", "text", "algorithm",
+/// "charset", "error"}`; `error` is null or `{"kind", "message"}`, and then
+/// `text` is null.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Row {
+    /// The page's id.
+    pub id: String,
+    /// The page's URL.
+    pub url: Option<String>,
+    /// The page's `<title>`.
+    pub title: Option<String>,
+    /// The main content as text.
+    pub text: Option<String>,
+    /// The algorithm that extracted it.
+    pub algorithm: String,
+    /// The charset the page was decoded with.
+    pub charset: Option<String>,
+    /// Why there is no text.
+    pub error: Option<PageError>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kinds_sort_by_name_and_serialize_as_written() {
+        let all = [
+            ErrorKind::Binary,
+            ErrorKind::Charset,
+            ErrorKind::Empty,
+            ErrorKind::Extract,
+            ErrorKind::Gzip,
+            ErrorKind::Json,
+            ErrorKind::Read,
+            ErrorKind::Timeout,
+            ErrorKind::TooLarge,
+            ErrorKind::Truncated,
+        ];
+        for w in all.windows(2) {
+            assert!(w[0] < w[1] && w[0].as_str() < w[1].as_str(), "{w:?}");
+        }
+        for k in all {
+            assert_eq!(
+                serde_json::to_string(&k).unwrap(),
+                format!("\"{}\"", k.as_str())
+            );
+        }
+    }
+
+    #[test]
+    fn row_json_field_order() {
+        let row = Row {
+            id: "a".into(),
+            url: None,
+            title: None,
+            text: None,
+            algorithm: "x".into(),
+            charset: None,
+            error: Some(PageError::new(ErrorKind::TooLarge, "m")),
+        };
+        assert_eq!(
+            serde_json::to_string(&row).unwrap(),
+            r#"{"id":"a","url":null,"title":null,"text":null,"algorithm":"x","charset":null,"error":{"kind":"too_large","message":"m"}}"#
+        );
+    }
+}

@@ -1,0 +1,422 @@
+//! Where rows go: the [`RowSink`] trait, [`JsonlSink`], `ParquetSink`
+//! (with the `parquet` feature), and the output-file protocol.
+//!
+//! A run writes to `FILE.tmp` ([`tmp_path`]) and renames it to `FILE` when
+//! the last row is written and synced ([`commit`]). [`resume_jsonl`] takes a
+//! cut run's `FILE.tmp` (or a finished `FILE`) back: it cuts a torn last
+//! line and counts the ids already there, for [`crate::inputs::Pages::skipping`].
+//! A run writes in input order, so the kept rows are a prefix of the full
+//! output and the resumed file is byte-identical to an uninterrupted run's.
+
+use std::collections::HashMap;
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use crate::Error;
+use crate::row::Row;
+
+/// Output buffer of a JSONL file: rows are written in a few large writes.
+const JSONL_BUFFER: usize = 1 << 20;
+
+/// Where rows go, in input order.
+pub trait RowSink {
+    /// Writes one row.
+    fn write_row(&mut self, row: &Row) -> io::Result<()>;
+    /// Writes whatever is buffered and makes the output durable; call it
+    /// once, after the last row.
+    fn finish(&mut self) -> io::Result<()>;
+}
+
+/// Rows kept in memory.
+impl RowSink for Vec<Row> {
+    fn write_row(&mut self, row: &Row) -> io::Result<()> {
+        self.push(row.clone());
+        Ok(())
+    }
+
+    fn finish(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// One JSON object a line (see [`Row`]).
+pub struct JsonlSink<W: Write> {
+    w: W,
+    /// The file to sync on [`RowSink::finish`], when it is one.
+    sync: Option<File>,
+}
+
+impl<W: Write> JsonlSink<W> {
+    /// Rows to any writer (buffer it: each row is a few writes).
+    pub fn new(w: W) -> JsonlSink<W> {
+        JsonlSink { w, sync: None }
+    }
+
+    /// The writer.
+    pub fn into_inner(self) -> W {
+        self.w
+    }
+}
+
+impl<W: Write> RowSink for JsonlSink<W> {
+    fn write_row(&mut self, row: &Row) -> io::Result<()> {
+        serde_json::to_writer(&mut self.w, row)?;
+        self.w.write_all(b"\n")
+    }
+
+    fn finish(&mut self) -> io::Result<()> {
+        self.w.flush()?;
+        match &self.sync {
+            Some(f) => f.sync_all(),
+            None => Ok(()),
+        }
+    }
+}
+
+/// A JSONL file, created (or appended to, for a resumed run), buffered and
+/// synced on [`RowSink::finish`].
+pub fn open_jsonl(path: &Path, append: bool) -> Result<JsonlSink<BufWriter<File>>, Error> {
+    let f = std::fs::OpenOptions::new()
+        .create(true)
+        .write(true)
+        .append(append)
+        .truncate(!append)
+        .open(path)
+        .map_err(|e| Error::io(path, e))?;
+    let sync = f.try_clone().map_err(|e| Error::io(path, e))?;
+    Ok(JsonlSink {
+        w: BufWriter::with_capacity(JSONL_BUFFER, f),
+        sync: Some(sync),
+    })
+}
+
+/// Output formats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Format {
+    /// One JSON object a line ([`JsonlSink`]).
+    Jsonl,
+    /// Apache Parquet (`ParquetSink`; needs the `parquet` feature).
+    Parquet,
+}
+
+/// An output file in this format: [`open_jsonl`] (appended to when
+/// `append`), or a new Parquet file ([`Error::NoParquet`] without the
+/// `parquet` feature; a Parquet file cannot be appended to).
+pub fn open(format: Format, path: &Path, append: bool) -> Result<Box<dyn RowSink + Send>, Error> {
+    match format {
+        Format::Jsonl => Ok(Box::new(open_jsonl(path, append)?)),
+        #[cfg(feature = "parquet")]
+        Format::Parquet => Ok(Box::new(ParquetSink::create(path)?)),
+        #[cfg(not(feature = "parquet"))]
+        Format::Parquet => Err(Error::NoParquet),
+    }
+}
+
+/// The temporary file beside an output: `FILE.tmp`.
+pub fn tmp_path(out: &Path) -> PathBuf {
+    let mut name = out.file_name().unwrap_or_default().to_os_string();
+    name.push(".tmp");
+    out.with_file_name(name)
+}
+
+/// Renames a finished `tmp` to `out`.
+pub fn commit(tmp: &Path, out: &Path) -> Result<(), Error> {
+    std::fs::rename(tmp, out).map_err(|e| Error::io(out, e))
+}
+
+/// The pages a resumed run's output already has: how many rows of each id.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Resume {
+    ids: HashMap<String, usize>,
+    rows: u64,
+}
+
+impl Resume {
+    /// The rows already there.
+    pub fn rows(&self) -> u64 {
+        self.rows
+    }
+
+    /// How many rows have this id.
+    pub fn count(&self, id: &str) -> usize {
+        self.ids.get(id).copied().unwrap_or(0)
+    }
+
+    pub(crate) fn into_ids(self) -> HashMap<String, usize> {
+        self.ids
+    }
+}
+
+impl FromIterator<String> for Resume {
+    fn from_iter<I: IntoIterator<Item = String>>(ids: I) -> Resume {
+        let mut r = Resume::default();
+        for id in ids {
+            *r.ids.entry(id).or_insert(0) += 1;
+            r.rows += 1;
+        }
+        r
+    }
+}
+
+/// What a kept line must have: a row's id and algorithm (the rest is not
+/// looked at, so rows with error kinds of a newer version are kept too).
+#[derive(Deserialize)]
+struct Kept {
+    id: String,
+    #[serde(rename = "algorithm")]
+    _algorithm: serde::de::IgnoredAny,
+}
+
+/// For resuming into `out`: moves a finished `out` back to `tmp` if there
+/// is no `tmp`, cuts `tmp` after its last whole row (a torn last line, or
+/// anything from the first line that is not a row), and counts the ids
+/// there. No `tmp` and no `out`: nothing is there.
+pub fn resume_jsonl(out: &Path, tmp: &Path) -> Result<Resume, Error> {
+    if !tmp.exists() {
+        if out.exists() {
+            std::fs::rename(out, tmp).map_err(|e| Error::io(out, e))?;
+        } else {
+            return Ok(Resume::default());
+        }
+    }
+    let f = File::open(tmp).map_err(|e| Error::io(tmp, e))?;
+    let mut r = BufReader::new(f);
+    let mut ids = Vec::new();
+    let mut line = Vec::new();
+    let mut good = 0u64;
+    loop {
+        line.clear();
+        let n = r
+            .read_until(b'\n', &mut line)
+            .map_err(|e| Error::io(tmp, e))?;
+        if n == 0 || line.last() != Some(&b'\n') {
+            break;
+        }
+        match serde_json::from_slice::<Kept>(&line) {
+            Ok(row) => ids.push(row.id),
+            Err(_) => break,
+        }
+        good += n as u64;
+    }
+    let f = std::fs::OpenOptions::new()
+        .write(true)
+        .open(tmp)
+        .map_err(|e| Error::io(tmp, e))?;
+    f.set_len(good).map_err(|e| Error::io(tmp, e))?;
+    Ok(ids.into_iter().collect())
+}
+
+#[cfg(feature = "parquet")]
+pub use pq::{PARQUET_ROW_GROUP, ParquetSink};
+
+/// Parquet output over the `parquet` crate's column writers (no Arrow):
+/// one flat schema, the error as two columns `error_kind`, `error_message`.
+#[cfg(feature = "parquet")]
+mod pq {
+    use std::fs::File;
+    use std::io;
+    use std::path::Path;
+    use std::sync::Arc;
+
+    use parquet::data_type::{ByteArray, ByteArrayType};
+    use parquet::file::properties::WriterProperties;
+    use parquet::file::writer::SerializedFileWriter;
+    use parquet::schema::parser::parse_message_type;
+
+    use super::RowSink;
+    use crate::Error;
+    use crate::row::Row;
+
+    /// Rows a Parquet row group holds.
+    pub const PARQUET_ROW_GROUP: usize = 4096;
+
+    /// The columns, in order; `id` and `algorithm` are required.
+    const SCHEMA: &str = "message page {
+        required binary id (UTF8);
+        optional binary url (UTF8);
+        optional binary title (UTF8);
+        optional binary text (UTF8);
+        required binary algorithm (UTF8);
+        optional binary charset (UTF8);
+        optional binary error_kind (UTF8);
+        optional binary error_message (UTF8);
+    }";
+
+    /// The number of columns in [`SCHEMA`].
+    const COLUMNS: usize = 8;
+
+    /// Whether a column (by index in [`SCHEMA`]) is required.
+    fn required(column: usize) -> bool {
+        column == 0 || column == 4
+    }
+
+    /// Parquet rows: `id url title text algorithm charset error_kind
+    /// error_message`, in row groups of [`PARQUET_ROW_GROUP`] rows.
+    pub struct ParquetSink {
+        writer: Option<SerializedFileWriter<File>>,
+        columns: [Vec<Option<String>>; COLUMNS],
+    }
+
+    fn err(e: parquet::errors::ParquetError) -> io::Error {
+        io::Error::other(e.to_string())
+    }
+
+    impl ParquetSink {
+        /// Creates a Parquet file.
+        pub fn create(path: &Path) -> Result<ParquetSink, Error> {
+            let f = File::create(path).map_err(|e| Error::io(path, e))?;
+            ParquetSink::new(f).map_err(|e| Error::io(path, e))
+        }
+
+        /// Parquet rows into an open file.
+        pub fn new(f: File) -> io::Result<ParquetSink> {
+            let schema = Arc::new(parse_message_type(SCHEMA).map_err(err)?);
+            let props = Arc::new(WriterProperties::builder().build());
+            Ok(ParquetSink {
+                writer: Some(SerializedFileWriter::new(f, schema, props).map_err(err)?),
+                columns: Default::default(),
+            })
+        }
+
+        fn flush_group(&mut self) -> io::Result<()> {
+            if self.columns[0].is_empty() {
+                return Ok(());
+            }
+            let Some(writer) = self.writer.as_mut() else {
+                return Err(io::Error::other("Parquet file already finished"));
+            };
+            let mut group = writer.next_row_group().map_err(err)?;
+            let mut i = 0;
+            while let Some(mut col) = group.next_column().map_err(err)? {
+                let values = std::mem::take(&mut self.columns[i]);
+                let defs: Vec<i16> = values.iter().map(|v| v.is_some() as i16).collect();
+                let data: Vec<ByteArray> = values
+                    .into_iter()
+                    .flatten()
+                    .map(|s| ByteArray::from(s.into_bytes()))
+                    .collect();
+                col.typed::<ByteArrayType>()
+                    .write_batch(&data, (!required(i)).then_some(&defs[..]), None)
+                    .map_err(err)?;
+                col.close().map_err(err)?;
+                i += 1;
+            }
+            group.close().map_err(err)?;
+            Ok(())
+        }
+    }
+
+    impl RowSink for ParquetSink {
+        fn write_row(&mut self, row: &Row) -> io::Result<()> {
+            let values = [
+                Some(row.id.clone()),
+                row.url.clone(),
+                row.title.clone(),
+                row.text.clone(),
+                Some(row.algorithm.clone()),
+                row.charset.clone(),
+                row.error.as_ref().map(|e| e.kind.as_str().to_owned()),
+                row.error.as_ref().map(|e| e.message.clone()),
+            ];
+            for (c, v) in self.columns.iter_mut().zip(values) {
+                c.push(v);
+            }
+            if self.columns[0].len() >= PARQUET_ROW_GROUP {
+                self.flush_group()?;
+            }
+            Ok(())
+        }
+
+        fn finish(&mut self) -> io::Result<()> {
+            self.flush_group()?;
+            if let Some(w) = self.writer.take() {
+                w.close().map_err(err)?;
+            }
+            Ok(())
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::row::{ErrorKind, PageError};
+
+    fn row(id: &str) -> Row {
+        Row {
+            id: id.into(),
+            url: None,
+            title: None,
+            text: Some("t".into()),
+            algorithm: "a".into(),
+            charset: None,
+            error: None,
+        }
+    }
+
+    #[test]
+    fn resume_cuts_a_torn_line_and_counts_ids() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("o.jsonl");
+        let tmp = tmp_path(&out);
+        assert_eq!(tmp, dir.path().join("o.jsonl.tmp"));
+        // Nothing there yet.
+        assert_eq!(resume_jsonl(&out, &tmp).unwrap(), Resume::default());
+
+        let mut sink = JsonlSink::new(Vec::new());
+        for id in ["a", "b", "a"] {
+            sink.write_row(&row(id)).unwrap();
+        }
+        // A row with an error kind this version does not know is kept.
+        let mut newer = serde_json::to_string(&row("c")).unwrap();
+        newer = newer.replace(
+            "\"error\":null",
+            "\"error\":{\"kind\":\"new\",\"message\":\"\"}",
+        );
+        let mut bytes = sink.into_inner();
+        bytes.extend_from_slice(newer.as_bytes());
+        bytes.push(b'\n');
+        let whole = bytes.len();
+        bytes.extend_from_slice(b"{\"id\":\"d\",\"al");
+        std::fs::write(&tmp, &bytes).unwrap();
+
+        let r = resume_jsonl(&out, &tmp).unwrap();
+        assert_eq!(r.rows(), 4);
+        assert_eq!((r.count("a"), r.count("b"), r.count("c")), (2, 1, 1));
+        assert_eq!(std::fs::read(&tmp).unwrap(), &bytes[..whole]);
+
+        // A finished output is moved back to .tmp; a line that is not a
+        // row ends what is kept.
+        std::fs::remove_file(&tmp).unwrap();
+        std::fs::write(
+            &out,
+            "{\"id\":\"x\",\"algorithm\":\"a\"}\n{\"id\":\"junk\"}\n",
+        )
+        .unwrap();
+        let r = resume_jsonl(&out, &tmp).unwrap();
+        assert!(!out.exists());
+        assert_eq!(r.rows(), 1);
+        assert_eq!(std::fs::read_to_string(&tmp).unwrap().lines().count(), 1);
+    }
+
+    #[test]
+    fn jsonl_rows_round_trip() {
+        let mut sink = JsonlSink::new(Vec::new());
+        let mut bad = row("e");
+        bad.text = None;
+        bad.error = Some(PageError::new(ErrorKind::Empty, "input is empty"));
+        sink.write_row(&row("a")).unwrap();
+        sink.write_row(&bad).unwrap();
+        sink.finish().unwrap();
+        let text = String::from_utf8(sink.into_inner()).unwrap();
+        let rows: Vec<Row> = text
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(rows, [row("a"), bad]);
+    }
+}
