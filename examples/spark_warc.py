@@ -20,8 +20,9 @@ record: ``warc``, ``record_id``, ``url``, ``date`` (WARC-Date), ``status``,
 ``title``, ``published``, ``language`` and ``error``. The HTML itself is
 not kept (``--keep-html`` keeps it).
 
-Input paths are local or any Hadoop file system the executors can read
-with Python (local, NFS, FUSE mounts); ``@FILE`` reads one path a line.
+Input paths must be files the executors' Python can open (local disk, NFS,
+a FUSE mount of object storage); the output may be anywhere Spark writes.
+``@FILE`` reads one path a line.
 """
 
 from __future__ import annotations

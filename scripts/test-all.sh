@@ -39,7 +39,9 @@ VPY=$VENV/bin/python
 "$VPY" -m pip install -q --disable-pip-version-check "maturin>=1.5,<2" "pytest>=7"
 WHEELS=$CARGO_TARGET_DIR/wheels-test
 rm -rf "$WHEELS"
-(cd python && "$VENV/bin/maturin" build --release --locked --interpreter "$VPY" --out "$WHEELS")
+# Not --locked: python/Cargo.lock is the package's own lock, and it takes
+# in (without upgrading anything else) what the workspace crates add.
+(cd python && "$VENV/bin/maturin" build --release --interpreter "$VPY" --out "$WHEELS")
 "$VPY" -m pip install -q --disable-pip-version-check --force-reinstall --no-deps "$WHEELS"/unchaff-*.whl
 
 echo "== Spark prerequisites"
