@@ -100,10 +100,10 @@ def main() -> int:
 
         measures["trafilatura.extract loop"] = trafilatura_loop
         measures["resiliparse extract_plain_text(main_content) loop"] = resiliparse_loop
-        import resiliparse
+        from importlib.metadata import version
 
-        versions["trafilatura"] = trafilatura.__version__
-        versions["resiliparse"] = getattr(resiliparse, "__version__", "?")
+        versions["trafilatura"] = version("trafilatura")
+        versions["resiliparse"] = version("resiliparse")
 
     best: Dict[str, float] = {}
     rust: List[float] = []

@@ -268,3 +268,32 @@ def test_py_typed_and_stubs_ship():
     pkg = Path(unchaff.__file__).parent
     assert (pkg / "py.typed").is_file()
     assert (pkg / "_unchaff.pyi").is_file()
+
+
+def test_extract_many_releases_the_gil(example_html):
+    """A Python thread keeps running while extract_many works: the GIL is
+    released for the extraction (it would be held the whole call otherwise,
+    and the counter would not move)."""
+    import threading
+
+    ex = unchaff.Extractor()
+    stop = threading.Event()
+    count = [0]
+
+    def spin():
+        while not stop.is_set():
+            count[0] += 1
+
+    t = threading.Thread(target=spin)
+    t.start()
+    try:
+        pages = [example_html] * 400
+        ex.extract_many(pages[:10], threads=1)  # warm
+        before = count[0]
+        out = ex.extract_many(pages, threads=1)
+        during = count[0] - before
+    finally:
+        stop.set()
+        t.join()
+    assert len(out) == 400
+    assert during > 1000, during
