@@ -102,9 +102,88 @@ impl Tag {
     pub const KNOWN: usize = KNOWN_TAGS.len();
 
     /// `h1` … `h6`.
-    pub fn is_heading(self) -> bool {
-        (Tag::H1.0..=Tag::H6.0).contains(&self.0)
+    pub const fn is_heading(self) -> bool {
+        self.0 >= Tag::H1.0 && self.0 <= Tag::H6.0
     }
+
+    /// How the element affects the text flow: block-level elements end a
+    /// line, table cells are separated by a space, `<br>` breaks the line,
+    /// everything else runs on. The renderers and the default extractor's
+    /// blocks both use it.
+    pub const fn flow(self) -> Flow {
+        match self {
+            Tag::BR => Flow::Break,
+            Tag::TD | Tag::TH => Flow::Cell,
+            Tag::P
+            | Tag::DIV
+            | Tag::LI
+            | Tag::UL
+            | Tag::OL
+            | Tag::DL
+            | Tag::DT
+            | Tag::DD
+            | Tag::MENU
+            | Tag::H1
+            | Tag::H2
+            | Tag::H3
+            | Tag::H4
+            | Tag::H5
+            | Tag::H6
+            | Tag::HGROUP
+            | Tag::TR
+            | Tag::TABLE
+            | Tag::THEAD
+            | Tag::TBODY
+            | Tag::TFOOT
+            | Tag::CAPTION
+            | Tag::BLOCKQUOTE
+            | Tag::PRE
+            | Tag::ARTICLE
+            | Tag::SECTION
+            | Tag::MAIN
+            | Tag::ASIDE
+            | Tag::NAV
+            | Tag::HEADER
+            | Tag::FOOTER
+            | Tag::ADDRESS
+            | Tag::FIGURE
+            | Tag::FIGCAPTION
+            | Tag::HR
+            | Tag::CENTER
+            | Tag::DETAILS
+            | Tag::SUMMARY
+            | Tag::DIALOG
+            | Tag::FORM
+            | Tag::FIELDSET
+            | Tag::LEGEND
+            | Tag::BODY
+            | Tag::HTML
+            | Tag::TITLE
+            | Tag::XMP
+            | Tag::LISTING
+            | Tag::PLAINTEXT
+            | Tag::VIDEO
+            | Tag::AUDIO
+            | Tag::PICTURE
+            | Tag::FRAME
+            | Tag::FRAMESET
+            | Tag::NOFRAMES => Flow::Block,
+            _ => Flow::Inline,
+        }
+    }
+}
+
+/// How an element affects the text flow ([`Tag::flow`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    /// Starts and ends a line.
+    Block,
+    /// A table cell: separated from its neighbours by a space.
+    Cell,
+    /// `<br>`: a line break.
+    Break,
+    /// Runs on with its neighbours.
+    Inline,
 }
 
 /// What a node is.

@@ -9,7 +9,7 @@ use crate::annotate::{self, Page};
 use crate::decode::{self, CharsetSource};
 use crate::dom::{Dom, NodeId};
 use crate::metadata::{self, Metadata};
-use crate::{Error, Format, Input, Method, Options, clean, html_out, markdown, parse, render};
+use crate::{Error, Format, Input, Method, Options, clean, parse, render};
 
 /// The version of the JSON output's schema (`docs/json-schema.md`).
 pub const JSON_SCHEMA: u32 = 1;
@@ -241,7 +241,7 @@ impl Extractor {
         };
         let base = match fmt {
             Format::Text => None,
-            _ => markdown::base_url(&dom, url),
+            _ => render::base_url(&dom, url),
         };
         clean::clean(&mut dom, root);
         let removed = self.apply_templates(&mut dom, root, url);
@@ -253,14 +253,14 @@ impl Extractor {
         let text = render::text(&dom, root, &selection);
         let title = render::title(&dom);
         let markdown = matches!(fmt, Format::Markdown | Format::Json).then(|| {
-            let o = markdown::MarkdownOptions {
+            let o = render::MarkdownOptions {
                 links: self.options.links,
                 images: self.options.images,
             };
-            markdown::markdown(&dom, root, &selection, base.as_ref(), o)
+            render::markdown(&dom, root, &selection, base.as_ref(), o)
         });
         let html = (fmt == Format::Html || (fmt == Format::Json && self.options.json_html))
-            .then(|| html_out::html(&dom, root, &selection, base.as_ref()));
+            .then(|| render::html(&dom, root, &selection, base.as_ref()));
         if want_meta {
             metadata::detect_language(&mut meta, &text);
         }

@@ -65,8 +65,6 @@ pub mod decode;
 pub mod dom;
 mod error;
 mod extractor;
-pub mod html_out;
-pub mod markdown;
 pub mod metadata;
 pub mod model;
 mod normalize;

@@ -18,7 +18,8 @@ pub enum Format {
     Json,
     /// Markdown: headings, lists, tables, code blocks, quotes, emphasis.
     Markdown,
-    /// A clean, safe HTML fragment: whitelisted tags and attributes only.
+    /// A clean, safe HTML fragment: whitelisted tags and attributes only
+    /// (see [`crate::render::html`]).
     Html,
 }
 

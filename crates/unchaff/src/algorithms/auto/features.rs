@@ -1,7 +1,7 @@
 //! The default extractor's blocks and their features.
 //!
 //! A **block** is the nearest block-level element (a [`Flow::Block`] or
-//! [`Flow::Cell`] element, see [`crate::render::flow`]) above a text node:
+//! [`Flow::Cell`] element, see [`Tag::flow`]) above a text node:
 //! a paragraph, a list item, a heading, a table cell, a `div` with its own
 //! text. A block's *own* text is the text whose nearest block-level element
 //! it is; text of nested blocks belongs to them.
@@ -18,8 +18,7 @@ use super::vocab::{Families, Family, Vocabulary};
 use crate::algorithms::Algorithm;
 use crate::algorithms::cetd_tpc::CetdTpc;
 use crate::annotate::Page;
-use crate::dom::{NodeId, Tag};
-use crate::render::{Flow, flow};
+use crate::dom::{Flow, NodeId, Tag};
 
 /// The feature names, in input order (saved with the model, checked on
 /// load).
@@ -289,7 +288,7 @@ pub fn blocks(page: &Page<'_>, vocab: &Vocabulary) -> Blocks {
         out.element_parent.push(parent);
         let tag = dom.tag(e).unwrap_or(Tag::DIV);
         let mut c = ctx.get(parent as usize).copied().unwrap_or_default();
-        let is_block = e == root || matches!(flow(tag), Flow::Block | Flow::Cell);
+        let is_block = e == root || matches!(tag.flow(), Flow::Block | Flow::Cell);
         owner[i] = match owner.get(parent as usize) {
             Some(&o) if !is_block => o,
             _ => i as u32,

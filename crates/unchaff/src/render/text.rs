@@ -1,5 +1,5 @@
-//! Stage 6, **render**: selected nodes → plain text that keeps the
-//! paragraph structure (SPEC §1).
+//! The plain-text writer: selected nodes → text that keeps the paragraph
+//! structure (SPEC §1).
 //!
 //! Block-level elements end a line, table cells are separated by a space,
 //! `<br>` breaks the line, inline elements run on; white space is collapsed
@@ -7,84 +7,9 @@
 //! produce their text once: the walk counts how many selected nodes it is
 //! inside, not which.
 
+use super::{Cx, Element, Sink, walk};
 use crate::algorithms::Selection;
-use crate::dom::{Dom, Edge, NodeId, NodeKind, Tag};
-
-/// How an element affects the text flow.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Flow {
-    /// Starts and ends a line.
-    Block,
-    /// A table cell: separated from its neighbours by a space.
-    Cell,
-    /// `<br>`: a line break.
-    Break,
-    /// Runs on with its neighbours.
-    Inline,
-}
-
-/// The text flow of a tag.
-pub fn flow(tag: Tag) -> Flow {
-    match tag {
-        Tag::BR => Flow::Break,
-        Tag::TD | Tag::TH => Flow::Cell,
-        Tag::P
-        | Tag::DIV
-        | Tag::LI
-        | Tag::UL
-        | Tag::OL
-        | Tag::DL
-        | Tag::DT
-        | Tag::DD
-        | Tag::MENU
-        | Tag::H1
-        | Tag::H2
-        | Tag::H3
-        | Tag::H4
-        | Tag::H5
-        | Tag::H6
-        | Tag::HGROUP
-        | Tag::TR
-        | Tag::TABLE
-        | Tag::THEAD
-        | Tag::TBODY
-        | Tag::TFOOT
-        | Tag::CAPTION
-        | Tag::BLOCKQUOTE
-        | Tag::PRE
-        | Tag::ARTICLE
-        | Tag::SECTION
-        | Tag::MAIN
-        | Tag::ASIDE
-        | Tag::NAV
-        | Tag::HEADER
-        | Tag::FOOTER
-        | Tag::ADDRESS
-        | Tag::FIGURE
-        | Tag::FIGCAPTION
-        | Tag::HR
-        | Tag::CENTER
-        | Tag::DETAILS
-        | Tag::SUMMARY
-        | Tag::DIALOG
-        | Tag::FORM
-        | Tag::FIELDSET
-        | Tag::LEGEND
-        | Tag::BODY
-        | Tag::HTML
-        | Tag::TITLE
-        | Tag::XMP
-        | Tag::LISTING
-        | Tag::PLAINTEXT
-        | Tag::VIDEO
-        | Tag::AUDIO
-        | Tag::PICTURE
-        | Tag::FRAME
-        | Tag::FRAMESET
-        | Tag::NOFRAMES => Flow::Block,
-        _ => Flow::Inline,
-    }
-}
+use crate::dom::{Dom, Flow, NodeId, Tag};
 
 /// Builds text line by line, collapsing white space.
 #[derive(Default)]
@@ -96,7 +21,7 @@ struct Writer {
 }
 
 impl Writer {
-    fn text(&mut self, s: &str) {
+    fn push_text(&mut self, s: &str) {
         for c in s.chars() {
             if c.is_whitespace() {
                 if self.line_has_text {
@@ -174,57 +99,44 @@ pub fn text(dom: &Dom, root: NodeId, selection: &Selection) -> String {
     if selection.nodes.is_empty() {
         return String::new();
     }
-    let marked = selection.marks(dom.len());
     let mut w = Writer::default();
-    let mut inside: u32 = 0;
-    let mut pre: u32 = 0;
-    for edge in dom.traverse(root) {
-        match edge {
-            Edge::Enter(id) => {
-                if marked[id.index()] {
-                    inside += 1;
-                }
-                match &dom.node(id).kind {
-                    NodeKind::Element(e) => {
-                        if e.tag == Tag::PRE {
-                            pre += 1;
-                        }
-                        // Outside a selection too: separately selected
-                        // pieces (text nodes) keep the page's line breaks.
-                        match flow(e.tag) {
-                            Flow::Block | Flow::Break => w.newline(),
-                            Flow::Cell => w.space(),
-                            Flow::Inline => {}
-                        }
-                    }
-                    NodeKind::Text { start, end } if inside > 0 => {
-                        let s = &dom.text[*start as usize..*end as usize];
-                        if pre > 0 { w.pre_text(s) } else { w.text(s) }
-                    }
-                    _ => {}
-                }
-            }
-            Edge::Leave(id) => {
-                if let Some(tag) = dom.tag(id) {
-                    if flow(tag) == Flow::Block {
-                        w.newline();
-                    }
-                    if tag == Tag::PRE {
-                        pre = pre.saturating_sub(1);
-                    }
-                }
-                if marked[id.index()] {
-                    inside -= 1;
-                    if inside == 0 {
-                        // Separately selected pieces never run together
-                        // into one word.
-                        w.space();
-                    }
-                }
-            }
+    walk(dom, root, selection, &mut w);
+    w.finish()
+}
+
+impl Sink for Writer {
+    #[inline]
+    fn enter(&mut self, _: &Cx<'_>, el: Element) {
+        // Outside a selection too: separately selected pieces (text nodes)
+        // keep the page's line breaks.
+        match el.kind.flow() {
+            Flow::Block | Flow::Break => self.newline(),
+            Flow::Cell => self.space(),
+            Flow::Inline => {}
         }
     }
-    w.finish()
+
+    #[inline]
+    fn leave(&mut self, _: &Cx<'_>, el: Element) {
+        if el.kind.flow() == Flow::Block {
+            self.newline();
+        }
+    }
+
+    #[inline]
+    fn text(&mut self, cx: &Cx<'_>, s: &str) {
+        if cx.pre > 0 {
+            self.pre_text(s)
+        } else {
+            self.push_text(s)
+        }
+    }
+
+    #[inline]
+    fn selection_end(&mut self, _: &Cx<'_>) {
+        // Separately selected pieces never run together into one word.
+        self.space();
+    }
 }
 
 /// The page title: the first HTML `<title>`'s text, white space collapsed.
@@ -236,7 +148,7 @@ pub fn title(dom: &Dom) -> Option<String> {
     let mut w = Writer::default();
     for c in dom.children(t) {
         if let Some(s) = dom.text_of(c) {
-            w.text(s);
+            w.push_text(s);
         }
     }
     let s = w.finish();
