@@ -1,0 +1,245 @@
+"""unchaff: the main content of web pages, without the chaff.
+
+A Rust extractor (navigation, ads, related links, footers, cookie banners and
+share bars dropped; the article, post or documentation text kept) behind a
+trafilatura-shaped API, so that switching is a one-line change::
+
+    import unchaff
+    text = unchaff.extract(html)                       # str or bytes
+    md = unchaff.extract(html, url, output_format="markdown", include_links=True)
+    meta = unchaff.extract_metadata(html, url)         # dict
+
+For many pages build an :class:`Extractor` once; ``extract_many`` runs a list
+of pages on all cores with the GIL released::
+
+    ex = unchaff.Extractor(output_format="python")
+    rows = ex.extract_many([(html, url) for html, url in pages])
+
+``read_warc(path)`` streams the HTML responses of a WARC file;
+``unchaff.spark`` adds extraction columns to a Spark DataFrame.
+
+Errors are ``ValueError`` subclasses (:class:`UnchaffError` and one class per
+kind); unlike trafilatura, a page that is not a page raises instead of
+returning ``None``.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any, Iterator, NamedTuple, Optional, Union
+
+from ._unchaff import (
+    ALGORITHMS,
+    BadOptionError,
+    BinaryInputError,
+    EmptyInputError,
+    Extractor,
+    GzipError,
+    InputTooLargeError,
+    UnchaffError,
+    UnknownAlgorithmError,
+    UnknownCharsetError,
+    WarcError,
+    WarcReader,
+    __version__,
+    _metadata,
+)
+
+__all__ = [
+    "ALGORITHMS",
+    "BadOptionError",
+    "BinaryInputError",
+    "EmptyInputError",
+    "Extractor",
+    "GzipError",
+    "InputTooLargeError",
+    "UnchaffError",
+    "UnknownAlgorithmError",
+    "UnknownCharsetError",
+    "WarcError",
+    "WarcRecord",
+    "__version__",
+    "extract",
+    "extract_metadata",
+    "read_warc",
+]
+
+#: How many differently-configured extractors ``extract`` keeps built.
+_CACHED_EXTRACTORS = 32
+
+
+@functools.lru_cache(maxsize=_CACHED_EXTRACTORS)
+def _extractor(
+    output_format: str,
+    include_comments: bool,
+    include_tables: bool,
+    include_links: bool,
+    include_images: bool,
+    favor_precision: bool,
+    favor_recall: bool,
+    with_metadata: bool,
+    algorithm: str,
+) -> Extractor:
+    return Extractor(
+        output_format=output_format,
+        include_comments=include_comments,
+        include_tables=include_tables,
+        include_links=include_links,
+        include_images=include_images,
+        favor_precision=favor_precision,
+        favor_recall=favor_recall,
+        with_metadata=with_metadata,
+        algorithm=algorithm,
+    )
+
+
+def extract(
+    html: Union[str, bytes],
+    url: Optional[str] = None,
+    *,
+    output_format: str = "txt",
+    include_comments: bool = False,
+    include_tables: bool = True,
+    include_links: bool = False,
+    include_images: bool = False,
+    favor_precision: bool = False,
+    favor_recall: bool = False,
+    with_metadata: bool = False,
+    algorithm: str = "auto",
+    charset: Optional[str] = None,
+) -> Any:
+    """Extract the main content of one web page.
+
+    Arguments (trafilatura's names and meanings where they overlap):
+
+    html
+        The page, ``str`` or ``bytes``. Bytes are decoded the way a browser
+        would (HTTP ``charset``, BOM, ``<meta>``, then detection) and may be
+        gzip-compressed; a ``str`` is used as it is.
+    url
+        The page's URL: reported in the output, used to resolve relative
+        links and images, and to tell the site to site-aware algorithms.
+    output_format
+        ``"txt"`` (plain text, one block a line; the default), ``"markdown"``
+        (headings, lists, tables, code, quotes, emphasis), ``"html"`` (a
+        clean HTML fragment: whitelisted tags and attributes only),
+        ``"json"`` (unchaff's JSON object, schema 1: text, markdown,
+        metadata, charset, ...) or ``"python"`` (a ``dict`` of the text and
+        the metadata). trafilatura's ``"csv"``, ``"xml"`` and ``"xmltei"``
+        raise :class:`BadOptionError`.
+    include_comments
+        Keep the prose of comment sections (off by default, unlike
+        trafilatura, whose default is on). ``algorithm="auto"`` only.
+    include_tables
+        ``True`` (the default) keeps tables that belong to the main content.
+        ``False`` is not supported yet and raises :class:`BadOptionError`.
+    include_links
+        Markdown: write links as ``[text](href)``, resolved against ``url``
+        or the page's ``<base>``. (Clean HTML always keeps its links; plain
+        text never has them.)
+    include_images
+        Markdown: write images as ``![alt](src)``.
+    favor_precision
+        Keep fewer, surer blocks: the ``auto`` classifier's decision
+        threshold goes from 0.5 to 0.65. ``algorithm="auto"`` only.
+    favor_recall
+        Keep more, less sure blocks: the threshold goes to 0.35.
+        ``algorithm="auto"`` only; not together with ``favor_precision``.
+    with_metadata
+        Put the page's metadata (title, author, url, hostname, description,
+        sitename, date, modified, language, canonical, tags) in the output:
+        YAML-style front matter between ``---`` lines before text and
+        Markdown, ``<meta>`` tags in an HTML document's head. ``"json"`` and
+        ``"python"`` always carry it.
+    algorithm
+        The extraction algorithm, one of :data:`ALGORITHMS`; ``"auto"`` (a
+        boosted-tree block classifier) is the default and the best.
+    charset
+        The charset from the HTTP ``Content-Type`` header, when known: it
+        beats the page's own declaration, as in browsers (bytes only).
+
+    Returns a ``str`` (``dict`` for ``"python"``); an empty string when the
+    page has no main content. Raises :class:`EmptyInputError`,
+    :class:`BinaryInputError`, :class:`GzipError`,
+    :class:`UnknownCharsetError` or :class:`InputTooLargeError` (all
+    :class:`UnchaffError`, a ``ValueError``) for input that is not a page,
+    :class:`BadOptionError` / :class:`UnknownAlgorithmError` for bad options.
+
+    Extractors are built once per combination of options and cached; for
+    many pages, :meth:`Extractor.extract_many` runs them in parallel.
+    """
+    ex = _extractor(
+        output_format,
+        include_comments,
+        include_tables,
+        include_links,
+        include_images,
+        favor_precision,
+        favor_recall,
+        with_metadata,
+        algorithm,
+    )
+    return ex.extract(html, url, charset)
+
+
+def extract_metadata(
+    html: Union[str, bytes],
+    url: Optional[str] = None,
+    *,
+    charset: Optional[str] = None,
+) -> dict:
+    """The metadata of one web page, as a ``dict``.
+
+    Keys: ``title`` (the article's title), ``author`` (``"; "`` between
+    several), ``url``, ``hostname``, ``description``, ``sitename``,
+    ``date`` (publication, ISO 8601), ``modified``, ``language``,
+    ``canonical``, ``tags`` (a list), ``page_title`` (the ``<title>`` as
+    written) and ``charset`` (the one the page was decoded with); absent
+    values are ``None``. ``html``, ``url`` and ``charset`` are as for
+    :func:`extract`, and so are the errors. (trafilatura returns a
+    ``Document`` object; its ``as_dict()`` has the same names for the fields
+    both have.)
+    """
+    return _metadata(html, url, charset)
+
+
+class WarcRecord(NamedTuple):
+    """One HTML response record of a WARC file (see :func:`read_warc`)."""
+
+    #: ``WARC-Target-URI``.
+    url: Optional[str]
+    #: ``WARC-Date``.
+    date: Optional[str]
+    #: The HTTP status code.
+    status: Optional[int]
+    #: The HTTP ``Content-Type``'s MIME type, lower case.
+    content_type: Optional[str]
+    #: The page's bytes (the HTTP body, de-chunked); ``None`` when ``error``.
+    html: Optional[bytes]
+    #: The ``charset=`` of the HTTP ``Content-Type``, when a browser knows it.
+    charset: Optional[str]
+    #: ``WARC-Record-ID``, without ``<>``.
+    record_id: Optional[str]
+    #: ``None``, or why there is no body: ``"truncated: ..."`` (the record
+    #: was cut short; it is the last record read) or ``"too_large: ..."``.
+    error: Optional[str]
+
+
+def read_warc(path: Any, *, max_bytes: Optional[int] = None) -> Iterator[WarcRecord]:
+    """Stream the HTML response records of a ``.warc`` or ``.warc.gz`` file.
+
+    Yields :class:`WarcRecord` tuples ``(url, date, status, content_type,
+    html, charset, record_id, error)`` in file order, one record in memory
+    at a time: ``response`` records whose HTTP ``Content-Type`` is
+    ``text/html`` or ``application/xhtml+xml``; other records are skipped
+    unread. This is the reader of ``unchaff batch`` (the ``unchaff-batch``
+    crate). Pass ``html`` and ``charset`` to :func:`extract` to get what
+    ``unchaff batch`` gets.
+
+    ``max_bytes``: records with a larger HTTP body are skipped unread and
+    yielded with ``html=None`` and a ``too_large`` error. A file that is not
+    WARC, or is cut between records, raises :class:`WarcError` (after the
+    records before it were yielded); one that cannot be opened, ``OSError``.
+    """
+    for t in WarcReader(path, max_bytes):
+        yield WarcRecord(*t)
