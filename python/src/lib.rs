@@ -78,15 +78,11 @@ create_exception!(
     "A WARC file that is not WARC, or is cut between records."
 );
 
-/// `favor_precision=True`: the `auto` classifier keeps a block from this
-/// probability instead of 0.5. On scrapinghub + readability-tests (311
-/// dev pages, `unchaff eval -p threshold=T`, shingle P/R of the mean):
-/// 0.35 gave P 0.957 R 0.987, 0.5 P 0.968 R 0.974, 0.65 P 0.975 R 0.969.
-const PRECISION_THRESHOLD: &str = "0.65";
-
-/// `favor_recall=True`: the `auto` classifier keeps a block from this
-/// probability instead of 0.5 (the opposite trade; figures above).
-const RECALL_THRESHOLD: &str = "0.35";
+// favor_precision / favor_recall are the command line's --precision /
+// --recall: `auto`'s thresholds `unchaff::algorithms::auto::PRECISION_THRESHOLD`
+// (0.65) and `RECALL_THRESHOLD` (0.35), measured on all 12 dev folders in
+// docs/RESULTS.md. On scrapinghub + readability-tests (311 pages): 0.35
+// gave P 0.957 R 0.987, 0.5 P 0.968 R 0.974, 0.65 P 0.975 R 0.969.
 
 /// The Python-side output formats (trafilatura's names).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -332,9 +328,9 @@ impl Extractor {
         if let Some(limit) = max_input_bytes {
             opts = opts.with_max_input_bytes(limit);
         }
-        let mut named = Vec::new();
+        let mut named: Vec<(&str, String)> = Vec::new();
         if include_comments {
-            named.push(("include-comments", "1"));
+            named.push(("include-comments", "1".to_owned()));
         }
         if favor_precision || favor_recall {
             if method != Method::Auto {
@@ -343,12 +339,13 @@ impl Extractor {
                      \"auto\" algorithm; {algorithm:?} has none (use params=)"
                 )));
             }
+            use unchaff::algorithms::auto::{PRECISION_THRESHOLD, RECALL_THRESHOLD};
             let t = if favor_precision {
                 PRECISION_THRESHOLD
             } else {
                 RECALL_THRESHOLD
             };
-            named.push(("threshold", t));
+            named.push(("threshold", t.to_string()));
         }
         for (k, v) in named {
             opts = opts.with_param(k, v);
