@@ -307,12 +307,6 @@ impl Extractor {
         max_input_bytes: Option<usize>,
     ) -> PyResult<Extractor> {
         let format = OutFormat::parse(output_format)?;
-        if !include_tables {
-            return Err(BadOptionError::new_err(
-                "include_tables=False is not supported yet: unchaff keeps the tables that \
-                 belong to the main content (trafilatura's default, include_tables=True)",
-            ));
-        }
         if favor_precision && favor_recall {
             return Err(BadOptionError::new_err(
                 "favor_precision and favor_recall cannot both be True",
@@ -324,6 +318,7 @@ impl Extractor {
             .with_format(format.core())
             .with_links(include_links)
             .with_images(include_images)
+            .with_tables(include_tables)
             .with_metadata(with_metadata || format == OutFormat::Python);
         if let Some(limit) = max_input_bytes {
             opts = opts.with_max_input_bytes(limit);

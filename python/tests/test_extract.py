@@ -144,7 +144,6 @@ def test_too_large():
     [
         ({"output_format": "xmltei"}, unchaff.BadOptionError),
         ({"algorithm": "nope"}, unchaff.UnknownAlgorithmError),
-        ({"include_tables": False}, unchaff.BadOptionError),
         ({"favor_precision": True, "favor_recall": True}, unchaff.BadOptionError),
         ({"favor_precision": True, "algorithm": "cetd-tpc"}, unchaff.BadOptionError),
         ({"include_comments": True, "algorithm": "cetd-tpc"}, unchaff.BadOptionError),
@@ -155,6 +154,20 @@ def test_bad_options(example_html, kwargs, exc):
         unchaff.extract(example_html, **kwargs)
     with pytest.raises(exc):
         unchaff.Extractor(**kwargs)
+
+
+def test_include_tables_false_drops_data_tables():
+    prose = "A sentence of the article that is long enough to be content here. " * 2
+    page = (
+        f"<html><body><nav><a href=/>Home</a></nav><article><p>{prose}</p>"
+        "<table><tr><th>City</th><th>People</th></tr><tr><td>Oslo</td><td>700000</td></tr></table>"
+        f"<p>{prose}</p></article></body></html>"
+    )
+    with_tables = unchaff.extract(page, algorithm="cetd-tpc")
+    without = unchaff.extract(page, algorithm="cetd-tpc", include_tables=False)
+    assert "Oslo" in with_tables
+    assert "Oslo" not in without and "City" not in without
+    assert without.count("long enough") == 4
 
 
 def test_bad_params():

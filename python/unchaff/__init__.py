@@ -131,8 +131,10 @@ def extract(
         Keep the prose of comment sections (off by default, unlike
         trafilatura, whose default is on). ``algorithm="auto"`` only.
     include_tables
-        ``True`` (the default) keeps tables that belong to the main content.
-        ``False`` is not supported yet and raises :class:`BadOptionError`.
+        ``True`` (the default) keeps tables that belong to the main content;
+        ``False`` leaves out data tables (a table with a header, or without
+        blocks of prose in its cells), while a table that lays the page out
+        is kept. The ``cetr*`` algorithms, which select source lines, ignore it.
     include_links
         Markdown: write links as ``[text](href)``, resolved against ``url``
         or the page's ``<base>``. (Clean HTML always keeps its links; plain

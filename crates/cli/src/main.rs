@@ -177,6 +177,10 @@ struct ExtractArgs {
     /// JSON: include the clean HTML too.
     #[arg(long)]
     html: bool,
+    /// Leave data tables out of the output (a table with a header, or without blocks of prose in
+    /// its cells); a table that lays the page out is kept.
+    #[arg(long)]
+    no_tables: bool,
     #[command(flatten)]
     alg: AlgorithmArgs,
 }
@@ -404,6 +408,7 @@ fn cmd_extract(a: ExtractArgs) -> CliResult {
         .with_links(a.links)
         .with_images(a.images)
         .with_json_html(a.html)
+        .with_tables(!a.no_tables)
         .with_max_input_bytes(a.max_bytes);
     opts.templates = a.templates.clone();
     let extractor = Extractor::new(&opts)?;

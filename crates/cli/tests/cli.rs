@@ -753,3 +753,32 @@ fn flags_without_effect_are_warned_about() {
         .args(["-f", "markdown", "--links"]));
     assert!(!stderr(&o).contains("warning"), "{}", stderr(&o));
 }
+
+#[test]
+fn no_tables_leaves_data_tables_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let page = dir.path().join("t.html");
+    let prose = "A sentence of the article that is long enough to be content here. ".repeat(2);
+    std::fs::write(
+        &page,
+        format!(
+            "<article><p>{prose}</p><table><tr><th>City</th></tr><tr><td>Oslo</td></tr></table>\
+             <p>{prose}</p></article>"
+        ),
+    )
+    .unwrap();
+    let with = stdout(&run(unchaff()
+        .args(["extract", "-a", "cetd-tpc"])
+        .arg(&page)));
+    assert!(with.contains("Oslo"), "{with}");
+    let o = run(unchaff()
+        .args(["extract", "-a", "cetd-tpc", "--no-tables", "-f", "html"])
+        .arg(&page));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let without = stdout(&o);
+    assert!(
+        !without.contains("Oslo") && !without.contains("<table"),
+        "{without}"
+    );
+    assert!(without.contains("long enough"), "{without}");
+}

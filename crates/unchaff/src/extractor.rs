@@ -250,17 +250,24 @@ impl Extractor {
         let t3 = Instant::now();
         let selection = self.algorithm.run(&page);
         let t4 = Instant::now();
-        let text = render::text(&dom, root, &selection);
-        let title = render::title(&dom);
+        let pruned;
+        let dom = if self.options.tables {
+            &dom
+        } else {
+            pruned = without_tables(&dom);
+            &pruned
+        };
+        let text = render::text(dom, root, &selection);
+        let title = render::title(dom);
         let markdown = matches!(fmt, Format::Markdown | Format::Json).then(|| {
             let o = render::MarkdownOptions {
                 links: self.options.links,
                 images: self.options.images,
             };
-            render::markdown(&dom, root, &selection, base.as_ref(), o)
+            render::markdown(dom, root, &selection, base.as_ref(), o)
         });
         let html = (fmt == Format::Html || (fmt == Format::Json && self.options.json_html))
-            .then(|| render::html(&dom, root, &selection, base.as_ref()));
+            .then(|| render::html(dom, root, &selection, base.as_ref()));
         if want_meta {
             metadata::detect_language(&mut meta, &text);
         }
@@ -315,6 +322,60 @@ impl Extractor {
         Vec::new()
     }
 }
+
+/// A copy of the tree without its data tables ([`Options::tables`] off).
+/// A table is data unless it lays the page out: a layout table holds
+/// another table, or blocks of prose (paragraphs, divisions, lists,
+/// headings) in its cells — unless it has a header (`th`, `thead`,
+/// `caption`), which only data tables have.
+fn without_tables(dom: &Dom) -> Dom {
+    use crate::dom::Tag;
+    let mut copy = dom.clone();
+    for i in 0..dom.len() {
+        let table = NodeId(i as u32);
+        if !dom.is(table, Tag::TABLE) {
+            continue;
+        }
+        let (mut header, mut layout) = (false, false);
+        // Stops at the first nested table: each node is looked at by few tables.
+        for n in dom.descendants(table).skip(1) {
+            match dom.tag(n) {
+                Some(Tag::TABLE) => {
+                    layout = true;
+                    break;
+                }
+                Some(Tag::TH | Tag::THEAD | Tag::CAPTION) => header = true,
+                Some(tag) if LAYOUT_BLOCKS.contains(&tag) => layout = true,
+                _ => {}
+            }
+        }
+        if header || !layout {
+            copy.detach(table);
+        }
+    }
+    copy
+}
+
+/// Blocks of prose that mark a table cell as page layout rather than data.
+const LAYOUT_BLOCKS: &[crate::dom::Tag] = {
+    use crate::dom::Tag;
+    &[
+        Tag::P,
+        Tag::DIV,
+        Tag::UL,
+        Tag::OL,
+        Tag::H1,
+        Tag::H2,
+        Tag::H3,
+        Tag::H4,
+        Tag::H5,
+        Tag::H6,
+        Tag::BLOCKQUOTE,
+        Tag::ARTICLE,
+        Tag::SECTION,
+        Tag::FORM,
+    ]
+};
 
 /// Stage 1: size limit, gunzip, charset, decoding, and the binary check.
 fn decode_input(input: Input<'_>, max: usize) -> Result<decode::Decoded, Error> {

@@ -170,6 +170,38 @@ mod tests {
     }
 
     #[test]
+    fn tables_off_drops_data_tables_and_keeps_layout_tables() {
+        let prose = "A sentence of the article that is long enough to be content here. ";
+        let page = format!(
+            "<html><body><nav><a href=/>Home</a></nav><article><p>{p}{p}</p>\
+             <table><tr><th>City</th><th>People</th></tr><tr><td>Oslo</td><td>700000</td></tr></table>\
+             <p>{p}{p}</p></article></body></html>",
+            p = prose
+        );
+        let on = extract(&page, &Options::new().with_method(Method::CetdTpc)).unwrap();
+        assert!(on.text.contains("Oslo"), "{}", on.text);
+        let off_opts = Options::new()
+            .with_method(Method::CetdTpc)
+            .with_tables(false)
+            .with_format(Format::Markdown);
+        let off = extract(&page, &off_opts).unwrap();
+        assert!(
+            !off.text.contains("Oslo") && !off.text.contains("City"),
+            "{}",
+            off.text
+        );
+        assert!(!off.render().contains('|'), "{}", off.render());
+        assert_eq!(off.text.matches("long enough").count(), 4, "{}", off.text);
+        // A page laid out with a table keeps its content.
+        let layout = format!(
+            "<html><body><table><tr><td><a href=/>Home</a></td><td><p>{p}{p}{p}</p><p>{p}</p></td></tr></table></body></html>",
+            p = prose
+        );
+        let off = extract(&layout, &Options::new().with_tables(false)).unwrap();
+        assert!(off.text.contains("long enough"), "{}", off.text);
+    }
+
+    #[test]
     fn bad_inputs_give_clear_errors() {
         let o = Options::default();
         assert!(matches!(extract(b"", &o), Err(Error::EmptyInput)));

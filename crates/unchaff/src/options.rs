@@ -57,6 +57,11 @@ pub struct Options {
     pub images: bool,
     /// JSON output carries the clean HTML too.
     pub json_html: bool,
+    /// Tables inside the main content are rendered (the default); when
+    /// false they are left out of every format. A table that holds the
+    /// content itself (a page laid out with tables) is kept. Algorithms
+    /// that select source lines rather than nodes (`cetr*`) ignore it.
+    pub tables: bool,
     /// Fill [`crate::Extraction::metadata`] (title, author, dates, …) for
     /// every format; when false, only [`Format::Json`] output computes it
     /// (the other formats never show it, and it costs ~5% of the time).
@@ -74,6 +79,7 @@ impl Default for Options {
             links: false,
             images: false,
             json_html: false,
+            tables: true,
             metadata: true,
         }
     }
@@ -130,6 +136,12 @@ impl Options {
     /// Sets [`Options::json_html`].
     pub fn with_json_html(mut self, on: bool) -> Options {
         self.json_html = on;
+        self
+    }
+
+    /// Sets [`Options::tables`].
+    pub fn with_tables(mut self, on: bool) -> Options {
+        self.tables = on;
         self
     }
 
