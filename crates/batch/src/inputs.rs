@@ -224,7 +224,7 @@ fn open_counted(path: &Path, progress: &Arc<Progress>) -> io::Result<Box<dyn Buf
 
 /// The file being streamed.
 enum Current {
-    Warc(PathBuf, WarcReader<Box<dyn BufRead + Send>>),
+    Warc(PathBuf, Box<WarcReader<Box<dyn BufRead + Send>>>),
     Jsonl(PathBuf, JsonlReader<Box<dyn BufRead + Send>>),
 }
 
@@ -469,7 +469,7 @@ impl Iterator for Pages {
                     }
                 }
                 Source::Warc(p) => open_raw_counted(&p, &self.progress)
-                    .map(|s| Current::Warc(p, WarcReader::new(s).with_max_payload(max))),
+                    .map(|s| Current::Warc(p, Box::new(WarcReader::new(s).with_max_payload(max)))),
                 Source::Jsonl(p) => open_counted(&p, &self.progress).map(|s| {
                     let name = p.display().to_string();
                     Current::Jsonl(p, JsonlReader::new(s, name, max))
