@@ -2,7 +2,6 @@
 //! the batch crate's reader (`unchaff_batch::warc::WarcReader`, the one
 //! `unchaff batch` uses), one record at a time with the GIL released.
 
-use std::io::BufRead;
 use std::path::PathBuf;
 use std::sync::Mutex;
 
@@ -12,7 +11,7 @@ use unchaff_batch::warc;
 
 use crate::WarcError;
 
-type Reader = warc::WarcReader<Box<dyn BufRead + Send>>;
+type Reader = warc::WarcReader<std::io::BufReader<std::fs::File>>;
 
 /// Iterates over the HTML response records of a `.warc` or `.warc.gz`
 /// file as tuples `(url, date, status, content_type, html, charset,

@@ -20,8 +20,8 @@ use std::time::Duration;
 use rayon::prelude::*;
 use unchaff::Extractor;
 
-use crate::extract::extract_row;
-use crate::row::{ErrorKind, Page, Row};
+use crate::extract::extract_row_with;
+use crate::row::{ErrorKind, Page, Row, RowFormat};
 use crate::sink::RowSink;
 use crate::{Error, InputError, Progress};
 
@@ -46,7 +46,12 @@ pub struct Stats {
     pub already_there: u64,
     /// Bytes of input read, as stored.
     pub bytes_read: u64,
-    /// Inputs that could not be read, or not to their end, in input order.
+    /// WARC responses skipped for their HTTP status (not 2xx).
+    pub skipped_status: u64,
+    /// WARC `revisit` records skipped.
+    pub revisits: u64,
+    /// Inputs, or stretches of them, that could not be read or framed, in
+    /// input order.
     pub warnings: Vec<InputError>,
 }
 
@@ -63,6 +68,7 @@ pub struct Driver<'a> {
     threads: usize,
     page_timeout: Option<Duration>,
     progress: Arc<Progress>,
+    format: RowFormat,
 }
 
 impl<'a> Driver<'a> {
@@ -74,7 +80,15 @@ impl<'a> Driver<'a> {
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             page_timeout: None,
             progress: Arc::new(Progress::default()),
+            format: RowFormat::default(),
         }
+    }
+
+    /// What the rows carry (build the extractor with
+    /// [`RowFormat::apply`]'s options).
+    pub fn row_format(mut self, format: RowFormat) -> Driver<'a> {
+        self.format = format;
+        self
     }
 
     /// Worker threads (at least one). The output does not depend on it.
@@ -126,8 +140,8 @@ impl<'a> Driver<'a> {
         let (warnings, written) = std::thread::scope(|s| {
             let gate = &gate;
             let reader = s.spawn(move || feed(pages, tx, gate, window));
-            let (pool, ex, timeout) = (&pool, self.ex, self.page_timeout);
-            s.spawn(move || work(pool, rx, rtx, ex, timeout));
+            let (pool, ex, timeout, format) = (&pool, self.ex, self.page_timeout, self.format);
+            s.spawn(move || work(pool, rx, rtx, ex, timeout, format));
             let r = write_in_order(rrx, sink, gate, &mut stats, &self.progress, &mut on_rows);
             if r.is_err() {
                 gate.stop();
@@ -141,6 +155,8 @@ impl<'a> Driver<'a> {
         stats.warnings = warnings;
         stats.already_there = self.progress.already_there();
         stats.bytes_read = self.progress.bytes_read();
+        stats.skipped_status = self.progress.skipped_status();
+        stats.revisits = self.progress.revisits();
         Ok(stats)
     }
 }
@@ -210,13 +226,14 @@ fn work(
     rtx: SyncSender<(u64, Row)>,
     ex: &Extractor,
     timeout: Option<Duration>,
+    format: RowFormat,
 ) {
     pool.install(|| {
         rx.into_iter()
             .par_bridge()
             .for_each_with(rtx, |rtx, (seq, page)| {
                 // A send fails only when the writer has given up.
-                let _ = rtx.send((seq, extract_row(ex, page, timeout)));
+                let _ = rtx.send((seq, extract_row_with(ex, page, timeout, format)));
             })
     });
 }

@@ -4,23 +4,56 @@
 
 use std::time::{Duration, Instant};
 
-use unchaff::{Extractor, Input};
+use unchaff::{Extractor, Format, Input, Options};
 
-use crate::row::{ErrorKind, Page, PageError, Row};
+use crate::row::{ErrorKind, Page, PageError, ROW_SCHEMA, Row, RowFormat, RowMetadata, TextFormat};
+
+impl RowFormat {
+    /// The extractor options these rows need: the core renders Markdown or
+    /// HTML only for those formats, and computes the metadata only when
+    /// [`Options::metadata`] is on.
+    pub fn apply(self, options: Options) -> Options {
+        let format = match self.text {
+            TextFormat::Text => Format::Text,
+            TextFormat::Markdown => Format::Markdown,
+            TextFormat::Html => Format::Html,
+        };
+        options.with_format(format).with_metadata(self.metadata)
+    }
+}
+
+/// Extracts one page into its default row ([`extract_row_with`] and the
+/// default [`RowFormat`]).
+pub fn extract_row(ex: &Extractor, page: Page, timeout: Option<Duration>) -> Row {
+    extract_row_with(ex, page, timeout, RowFormat::default())
+}
 
 /// Extracts one page into its row. A page whose bytes could not be had is
 /// an error row; an extraction that took longer than `timeout` (measured
 /// after the fact: a running extraction is not stopped) is a `timeout` row.
-pub fn extract_row(ex: &Extractor, page: Page, timeout: Option<Duration>) -> Row {
+/// The extractor must have been built with [`RowFormat::apply`]'s options
+/// for `format` (else a Markdown or HTML row is an `extract` error row, and
+/// the metadata is empty).
+pub fn extract_row_with(
+    ex: &Extractor,
+    page: Page,
+    timeout: Option<Duration>,
+    format: RowFormat,
+) -> Row {
     let mut row = Row {
         id: page.id,
         url: page.url,
-        title: None,
-        text: None,
         algorithm: ex.method().name().to_owned(),
-        charset: None,
-        error: None,
+        warc_record_id: page.record_id,
+        warc_date: page.date,
+        http_status: page.http_status,
+        content_type: page.content_type,
+        ..Row::default()
     };
+    if !format.is_default() {
+        row.schema = Some(ROW_SCHEMA);
+        row.text_format = Some(format.text);
+    }
     match page.body {
         Err(e) => row.error = Some(e),
         Ok(bytes) => {
@@ -44,15 +77,49 @@ pub fn extract_row(ex: &Extractor, page: Page, timeout: Option<Duration>) -> Row
             }
             match r {
                 Ok(x) => {
+                    let text = match format.text {
+                        TextFormat::Text => Some(x.text),
+                        TextFormat::Markdown => x.markdown,
+                        TextFormat::Html => x.html,
+                    };
+                    let Some(text) = text else {
+                        row.error = Some(PageError::new(
+                            ErrorKind::Extract,
+                            format!(
+                                "the extractor was not built for {:?} output (RowFormat::apply)",
+                                format.text
+                            ),
+                        ));
+                        return row;
+                    };
                     row.title = x.title;
-                    row.text = Some(x.text);
+                    row.text = Some(text);
                     row.charset = Some(x.charset);
+                    if format.metadata {
+                        row.metadata = Some(row_metadata(x.metadata));
+                    }
                 }
                 Err(e) => row.error = Some(PageError::new(error_kind(&e), e.to_string())),
             }
         }
     }
     row
+}
+
+/// The core's metadata as a row's.
+fn row_metadata(m: unchaff::Metadata) -> RowMetadata {
+    RowMetadata {
+        title: m.title,
+        author: m.author,
+        published: m.published,
+        modified: m.modified,
+        description: m.description,
+        site_name: m.site_name,
+        language: m.language,
+        language_source: m.language_source.map(str::to_owned),
+        canonical: m.canonical,
+        tags: m.tags,
+    }
 }
 
 /// The row error kind of a core error.
@@ -107,6 +174,49 @@ mod tests {
         let failed = Page::failed("r", PageError::new(ErrorKind::Read, "gone"));
         let row = extract_row(&ex, failed, None);
         assert_eq!(row.error.unwrap().message, "gone");
+    }
+
+    #[test]
+    fn row_formats_markdown_html_and_metadata() {
+        let html = "<html lang=en><head><title>Apples | Orchard</title>\
+            <meta name=author content='Ann Smith'>\
+            <meta property=og:site_name content=Orchard>\
+            <link rel=canonical href=https://o.example/apples></head><body>\
+            <article><h1>Apples</h1><p>Apples fall <b>far</b> from the trees in autumn, \
+            says everyone who has an orchard and a long memory.</p>\
+            <ul><li>red apples of the old kind</li><li>green apples of the new kind</li></ul>\
+            </article></body></html>";
+        let page = || Page::new("a", html.as_bytes().to_vec());
+        let md = RowFormat::default().with_text(TextFormat::Markdown);
+        let ex = Extractor::new(&md.apply(Options::new().with_metadata(false))).unwrap();
+        let row = extract_row_with(&ex, page(), None, md);
+        assert_eq!(row.schema, Some(ROW_SCHEMA));
+        assert_eq!(row.text_format, Some(TextFormat::Markdown));
+        assert!(row.text.as_deref().unwrap().contains("**far**"), "{row:?}");
+        assert_eq!(row.metadata, None);
+
+        let h = RowFormat::default()
+            .with_text(TextFormat::Html)
+            .with_metadata(true);
+        let ex = Extractor::new(&h.apply(Options::new())).unwrap();
+        let row = extract_row_with(&ex, page(), None, h);
+        assert!(
+            row.text.as_deref().unwrap().contains("<b>far</b>"),
+            "{row:?}"
+        );
+        let m = row.metadata.unwrap();
+        assert_eq!(m.title.as_deref(), Some("Apples"));
+        assert_eq!(m.author.as_deref(), Some("Ann Smith"));
+        assert_eq!(m.site_name.as_deref(), Some("Orchard"));
+        assert_eq!(m.language.as_deref(), Some("en"));
+        assert_eq!(m.canonical.as_deref(), Some("https://o.example/apples"));
+
+        // An extractor not built for the format: an error row, not text.
+        let row = extract_row_with(&test_extractor(), page(), None, md);
+        assert_eq!(row.error.unwrap().kind, ErrorKind::Extract);
+        // The default row has none of it.
+        let row = extract_row(&test_extractor(), page(), None);
+        assert_eq!((row.schema, row.text_format), (None, None));
     }
 
     #[test]

@@ -14,7 +14,7 @@
 
 use std::collections::HashMap;
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, Read, Seek};
+use std::io::{self, BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -88,9 +88,19 @@ fn is_page_file(name: &str) -> bool {
 
 /// Expands inputs (paths, directories, `@LIST`s) into input files, in
 /// order: each directory's page files sorted by path, each list's lines in
-/// their order.
+/// their order. What [`expand_with_warnings`] refuses is left out without
+/// a word.
 pub fn expand(args: &[String]) -> Result<Vec<Source>, Error> {
+    expand_with_warnings(args).map(|(sources, _)| sources)
+}
+
+/// [`expand`], and a warning for each file a directory walk refused: a
+/// FIFO, a device or a symlink to one is read only when named on its own
+/// (as an argument or a list line), never found in a directory, where it
+/// could be a trap (a link to `/dev/zero`).
+pub fn expand_with_warnings(args: &[String]) -> Result<(Vec<Source>, Vec<InputError>), Error> {
     let mut out = Vec::new();
+    let mut warnings = Vec::new();
     for a in args {
         if let Some(list) = a.strip_prefix('@') {
             let text = std::fs::read_to_string(list).map_err(|source| Error::List {
@@ -98,16 +108,20 @@ pub fn expand(args: &[String]) -> Result<Vec<Source>, Error> {
                 source,
             })?;
             for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
-                expand_path(PathBuf::from(line), &mut out)?;
+                expand_path(PathBuf::from(line), &mut out, &mut warnings)?;
             }
         } else {
-            expand_path(PathBuf::from(a), &mut out)?;
+            expand_path(PathBuf::from(a), &mut out, &mut warnings)?;
         }
     }
-    Ok(out)
+    Ok((out, warnings))
 }
 
-fn expand_path(p: PathBuf, out: &mut Vec<Source>) -> Result<(), Error> {
+fn expand_path(
+    p: PathBuf,
+    out: &mut Vec<Source>,
+    warnings: &mut Vec<InputError>,
+) -> Result<(), Error> {
     let meta = std::fs::metadata(&p).map_err(|e| Error::io(&p, e))?;
     if !meta.is_dir() {
         out.push(Source::classify(p));
@@ -125,7 +139,20 @@ fn expand_path(p: PathBuf, out: &mut Vec<Source>) -> Result<(), Error> {
             if ft.is_dir() {
                 stack.push(path);
             } else if is_page_file(&entry.file_name().to_string_lossy()) {
-                files.push(path);
+                // Follows a symlink: what counts is what would be read.
+                match std::fs::metadata(&path) {
+                    Ok(m) if m.is_file() => files.push(path),
+                    Ok(_) => warnings.push(InputError {
+                        path: Some(path),
+                        message: "not a regular file (a FIFO, a device or a link to one): \
+                                  skipped; name it on its own to read it"
+                            .to_owned(),
+                    }),
+                    Err(e) => warnings.push(InputError {
+                        path: Some(path),
+                        message: e.to_string(),
+                    }),
+                }
             }
         }
     }
@@ -169,19 +196,23 @@ pub fn open(path: &Path) -> io::Result<Box<dyn BufRead + Send>> {
     open_counted(path, &Arc::new(Progress::default()))
 }
 
-fn open_counted(path: &Path, progress: &Arc<Progress>) -> io::Result<Box<dyn BufRead + Send>> {
-    let mut f = File::open(path)?;
-    let mut magic = [0u8; 2];
-    let n = f.read(&mut magic)?;
-    f.rewind()?;
-    let raw = BufReader::with_capacity(
+/// Opens a file as stored (no gunzipping), counting its bytes.
+fn open_raw_counted(path: &Path, progress: &Arc<Progress>) -> io::Result<Box<dyn BufRead + Send>> {
+    let f = File::open(path)?;
+    Ok(Box::new(BufReader::with_capacity(
         STREAM_BUFFER,
         Counting {
             inner: f,
             progress: Arc::clone(progress),
         },
-    );
-    if n == 2 && magic == GZIP_MAGIC {
+    )))
+}
+
+/// Opens a file, gunzipping it if it starts with the gzip magic bytes
+/// (looked at in the read buffer, so a FIFO works too).
+fn open_counted(path: &Path, progress: &Arc<Progress>) -> io::Result<Box<dyn BufRead + Send>> {
+    let mut raw = open_raw_counted(path, progress)?;
+    if raw.fill_buf()?.starts_with(&GZIP_MAGIC) {
         Ok(Box::new(BufReader::with_capacity(
             STREAM_BUFFER,
             MultiGzDecoder::new(raw),
@@ -193,26 +224,51 @@ fn open_counted(path: &Path, progress: &Arc<Progress>) -> io::Result<Box<dyn Buf
 
 /// The file being streamed.
 enum Current {
-    Warc(PathBuf, WarcReader<Box<dyn BufRead + Send>>),
+    Warc(PathBuf, Box<WarcReader<Box<dyn BufRead + Send>>>),
     Jsonl(PathBuf, JsonlReader<Box<dyn BufRead + Send>>),
+}
+
+/// Which part of the inputs a run takes: shard `index` of `count`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    /// This shard, from 0.
+    pub index: u64,
+    /// How many shards there are (at least 1).
+    pub count: u64,
+}
+
+impl Shard {
+    /// Whether the page of this unit number is this shard's.
+    fn takes(self, unit: u64) -> bool {
+        unit % self.count.max(1) == self.index
+    }
 }
 
 /// The pages of a list of sources, read one at a time, in order: an
 /// iterator of pages (a page whose bytes could not be had carries its
-/// error, and becomes an error row) and of [`InputError`]s (an input that
-/// could not be read, or not to its end: reading goes on with the next).
+/// error, and becomes an error row) and of [`InputError`] warnings (an
+/// input that could not be read, or a stretch of one that could not be
+/// framed: reading goes on with the next record or input).
 pub struct Pages {
     sources: std::vec::IntoIter<Source>,
     current: Option<Current>,
     max: usize,
     skip: HashMap<String, usize>,
     progress: Arc<Progress>,
+    all_status: bool,
+    shard: Option<Shard>,
+    /// The number of the source being read, from 0.
+    file: u64,
+    /// Pages of the streamed source so far.
+    ordinal: u64,
 }
 
 impl Pages {
-    /// The pages of these sources. Pages larger than `max_bytes` (a file on
-    /// disk, a WARC payload, a JSONL `html`) are `too_large` error pages,
-    /// skipped unread.
+    /// The pages of these sources. Pages larger than `max_bytes` (a file,
+    /// a WARC payload, a JSONL `html`) are `too_large` error pages, not
+    /// read further than `max_bytes + 1` bytes. WARC responses whose HTTP
+    /// status is not 2xx are skipped (counted in
+    /// [`Progress::skipped_status`]; see [`Pages::all_status`]).
     pub fn new(sources: Vec<Source>, max_bytes: usize) -> Pages {
         Pages {
             sources: sources.into_iter(),
@@ -220,6 +276,10 @@ impl Pages {
             max: max_bytes,
             skip: HashMap::new(),
             progress: Arc::new(Progress::default()),
+            all_status: false,
+            shard: None,
+            file: 0,
+            ordinal: 0,
         }
     }
 
@@ -227,6 +287,23 @@ impl Pages {
     /// it with the [`crate::driver::Driver`]).
     pub fn with_progress(mut self, progress: Arc<Progress>) -> Pages {
         self.progress = progress;
+        self
+    }
+
+    /// Keeps WARC responses of every HTTP status (redirects, errors), not
+    /// only 2xx.
+    pub fn all_status(mut self, on: bool) -> Pages {
+        self.all_status = on;
+        self
+    }
+
+    /// Takes only one shard of the pages: a page file is shard
+    /// `file % count`, the n-th page (from 0) of a WARC or JSONL file
+    /// shard `(file + n) % count`, where `file` is the source's number
+    /// in the list (from 0). Every page is in exactly one shard, whatever
+    /// the inputs, as long as every shard gets the same inputs and flags.
+    pub fn shard(mut self, shard: Option<Shard>) -> Pages {
+        self.shard = shard;
         self
     }
 
@@ -244,30 +321,18 @@ impl Pages {
         &self.progress
     }
 
-    /// Reads one page file; None when it is skipped.
+    /// Reads one page file, at most `max + 1` bytes of it; None when it is
+    /// skipped.
     fn read_html_file(&mut self, p: &Path) -> Option<Page> {
         let id = file_id(p);
-        if !wants(&mut self.skip, &self.progress, &id) {
+        let mine = self.shard.is_none_or(|s| s.takes(self.file));
+        if !mine || !wants(&mut self.skip, &self.progress, &id) {
             if let Ok(m) = std::fs::metadata(p) {
                 self.progress.add_bytes(m.len());
             }
             return None;
         }
-        let read_error = |e: io::Error| PageError::new(ErrorKind::Read, e.to_string());
-        let body = match std::fs::metadata(p) {
-            Err(e) => Err(read_error(e)),
-            Ok(m) if m.len() > self.max as u64 => {
-                self.progress.add_bytes(m.len());
-                Err(PageError::too_large(m.len(), self.max))
-            }
-            Ok(_) => match std::fs::read(p) {
-                Ok(b) => {
-                    self.progress.add_bytes(b.len() as u64);
-                    Ok(b)
-                }
-                Err(e) => Err(read_error(e)),
-            },
-        };
+        let body = read_bounded(p, self.max, &self.progress);
         Some(Page::from_body(id, body))
     }
 
@@ -277,26 +342,50 @@ impl Pages {
         let (path, item) = match self.current.as_mut()? {
             Current::Jsonl(path, r) => loop {
                 match r.next() {
-                    Some(Ok(page)) if !wants(&mut self.skip, &self.progress, &page.id) => {}
+                    Some(Ok(page)) => {
+                        let unit = self.file + self.ordinal;
+                        self.ordinal += 1;
+                        if !self.shard.is_none_or(|s| s.takes(unit))
+                            || !wants(&mut self.skip, &self.progress, &page.id)
+                        {
+                            continue;
+                        }
+                        break (path, Some(Ok(page)));
+                    }
                     item => break (path, item),
                 }
             },
             Current::Warc(path, r) => loop {
                 let head = match r.next_head() {
-                    None => break (path, None),
+                    None => {
+                        self.progress.add_revisits(r.revisits());
+                        break (path, None);
+                    }
                     Some(Err(e)) => break (path, Some(Err(e))),
                     Some(Ok(h)) => h,
                 };
+                let ok_status = head.http_status.is_none_or(|s| (200..300).contains(&s));
+                if !self.all_status && !ok_status {
+                    // Its body is skipped, unread, by the next `next_head`.
+                    self.progress.add_skipped_status();
+                    continue;
+                }
+                let unit = self.file + self.ordinal;
+                self.ordinal += 1;
+                if !self.shard.is_none_or(|s| s.takes(unit)) {
+                    continue;
+                }
                 let id = head
                     .record_id
+                    .clone()
                     .unwrap_or_else(|| format!("{}#{}", path.display(), head.index));
                 if !wants(&mut self.skip, &self.progress, &id) {
-                    // Its body is skipped, unread, by the next `next_head`.
                     continue;
                 }
                 let mut page = Page::from_body(id, r.read_body())
                     .with_url(head.url)
                     .with_charset(head.charset);
+                page.record_id = head.record_id;
                 page.date = head.date;
                 page.http_status = head.http_status;
                 page.content_type = head.content_type;
@@ -308,6 +397,35 @@ impl Pages {
             e
         }))
     }
+}
+
+/// The bytes of a page file, reading no more than `max + 1` of them
+/// (a FIFO or a device named on the command line included).
+fn read_bounded(p: &Path, max: usize, progress: &Progress) -> Result<Vec<u8>, PageError> {
+    let read_error = |e: io::Error| PageError::new(ErrorKind::Read, e.to_string());
+    let f = File::open(p).map_err(read_error)?;
+    let meta = f.metadata().map_err(read_error)?;
+    if meta.is_file() && meta.len() > max as u64 {
+        progress.add_bytes(meta.len());
+        return Err(PageError::too_large(meta.len(), max));
+    }
+    let mut buf = Vec::with_capacity(if meta.is_file() {
+        meta.len() as usize
+    } else {
+        0
+    });
+    let n = f
+        .take(max as u64 + 1)
+        .read_to_end(&mut buf)
+        .map_err(read_error)?;
+    progress.add_bytes(n as u64);
+    if n > max {
+        return Err(PageError::new(
+            ErrorKind::TooLarge,
+            format!("page of more than {max} bytes is over --max-bytes {max}"),
+        ));
+    }
+    Ok(buf)
 }
 
 /// Whether a page with this id is to be read (false: a resumed run's
@@ -331,19 +449,27 @@ impl Iterator for Pages {
             if self.current.is_some() {
                 match self.next_streamed() {
                     Some(item) => return Some(item),
-                    None => self.current = None,
+                    None => {
+                        self.current = None;
+                        self.file += 1;
+                    }
                 }
             }
             let src = self.sources.next()?;
             let path = src.path().to_path_buf();
             let max = self.max;
+            self.ordinal = 0;
             let opened = match src {
-                Source::Html(p) => match self.read_html_file(&p) {
-                    Some(page) => return Some(Ok(page)),
-                    None => continue,
-                },
-                Source::Warc(p) => open_counted(&p, &self.progress)
-                    .map(|s| Current::Warc(p, WarcReader::new(s).with_max_payload(max))),
+                Source::Html(p) => {
+                    let page = self.read_html_file(&p);
+                    self.file += 1;
+                    match page {
+                        Some(page) => return Some(Ok(page)),
+                        None => continue,
+                    }
+                }
+                Source::Warc(p) => open_raw_counted(&p, &self.progress)
+                    .map(|s| Current::Warc(p, Box::new(WarcReader::new(s).with_max_payload(max)))),
                 Source::Jsonl(p) => open_counted(&p, &self.progress).map(|s| {
                     let name = p.display().to_string();
                     Current::Jsonl(p, JsonlReader::new(s, name, max))
@@ -352,6 +478,7 @@ impl Iterator for Pages {
             match opened {
                 Ok(c) => self.current = Some(c),
                 Err(e) => {
+                    self.file += 1;
                     return Some(Err(InputError {
                         path: Some(path),
                         message: e.to_string(),
@@ -514,6 +641,84 @@ mod tests {
         let w3 = format!("{}#3", dir.path().join("c.warc.gz").display());
         assert_eq!(got, ["p2", "urn:uuid:w1", &w3, "j2", "p1"]);
         assert_eq!(pages.progress().already_there(), 4);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn directory_walks_refuse_fifos_and_devices_named_ones_are_bounded() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("a.html"), "<p>a").unwrap();
+        let zero = dir.path().join("z.html");
+        std::os::unix::fs::symlink("/dev/zero", &zero).unwrap();
+        let fifo = dir.path().join("f.html");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        let (sources, warnings) =
+            expand_with_warnings(&[dir.path().display().to_string()]).unwrap();
+        assert_eq!(sources, [Source::Html(dir.path().join("a.html"))]);
+        let mut refused: Vec<&Path> = warnings.iter().filter_map(|w| w.path.as_deref()).collect();
+        refused.sort();
+        let mut want = vec![zero.as_path()];
+        if made.is_ok_and(|s| s.success()) {
+            want.insert(0, fifo.as_path());
+        }
+        assert_eq!(refused, want);
+        // Named on its own, a device is read, at most max + 1 bytes of it.
+        let got: Vec<_> = Pages::new(vec![Source::Html(zero)], 1000).collect();
+        let e = got[0].as_ref().unwrap().body.as_ref().unwrap_err();
+        assert_eq!(e.kind, ErrorKind::TooLarge);
+        assert_eq!(
+            e.message,
+            "page of more than 1000 bytes is over --max-bytes 1000"
+        );
+    }
+
+    #[test]
+    fn shards_cover_every_page_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let sources = mixed(dir.path());
+        let all = ids(&mut Pages::new(sources.clone(), 1000));
+        let mut seen = Vec::new();
+        for index in 0..3 {
+            let shard = Some(Shard { index, count: 3 });
+            let got = ids(&mut Pages::new(sources.clone(), 1000).shard(shard));
+            assert!(!got.is_empty() && got.len() < all.len(), "{got:?}");
+            seen.extend(got);
+        }
+        seen.sort();
+        let mut all = all;
+        all.sort();
+        assert_eq!(seen, all);
+    }
+
+    #[test]
+    fn non_2xx_responses_are_skipped_and_counted() {
+        use crate::testutil::{http, warc_record};
+        let dir = tempfile::tempdir().unwrap();
+        let mut w = Vec::new();
+        for (id, status) in [
+            ("ok", "200 OK"),
+            ("nf", "404 Not Found"),
+            ("mv", "301 Moved"),
+        ] {
+            w.extend(warc_record(
+                "response",
+                id,
+                "https://example.org/",
+                &http(status, "Content-Type: text/html\r\n", b"<p>x"),
+            ));
+        }
+        w.extend(warc_record("revisit", "rv", "https://example.org/", b""));
+        let path = dir.path().join("c.warc");
+        std::fs::write(&path, w).unwrap();
+        let mut pages = Pages::new(vec![Source::Warc(path.clone())], 1000);
+        assert_eq!(ids(&mut pages), ["urn:uuid:ok"]);
+        assert_eq!(pages.progress().skipped_status(), 2);
+        assert_eq!(pages.progress().revisits(), 1);
+        let mut pages = Pages::new(vec![Source::Warc(path)], 1000).all_status(true);
+        assert_eq!(
+            ids(&mut pages),
+            ["urn:uuid:ok", "urn:uuid:nf", "urn:uuid:mv"]
+        );
     }
 
     #[test]

@@ -28,6 +28,11 @@ pub const LINE_SLACK: u64 = 1 << 20;
 /// this many times the size limit (plus [`LINE_SLACK`]).
 const ESCAPE_FACTOR: u64 = 2;
 
+/// Most bytes of an overlong line skipped before the reader gives up on
+/// the stream: no JSONL page line is that long, and a device or FIFO
+/// without newlines (`/dev/zero`) must not be read forever.
+pub const MAX_SKIPPED_LINE: u64 = 1 << 30;
+
 /// The JSONL rows `{"url", "html", "id"?}`.
 #[derive(Deserialize)]
 struct JsonlPage {
@@ -47,6 +52,7 @@ pub struct JsonlReader<R> {
     n: u64,
     done: bool,
     queued: Option<InputError>,
+    max_skip: u64,
 }
 
 impl<R: BufRead> JsonlReader<R> {
@@ -65,17 +71,26 @@ impl<R: BufRead> JsonlReader<R> {
             n: 0,
             done: false,
             queued: None,
+            max_skip: MAX_SKIPPED_LINE,
         }
     }
 
-    /// Skips the rest of an overlong line.
-    fn skip_line(&mut self) -> Result<(), InputError> {
+    /// Skips the rest of an overlong line (at most `max_skip` bytes).
+    fn skip_line(&mut self, max_skip: u64) -> Result<(), InputError> {
         let mut rest = Vec::new();
+        let mut skipped = 0u64;
         loop {
             read_line(&mut self.r, &mut rest, self.limit)
                 .map_err(|e| InputError::new(e.to_string()))?;
             if rest.is_empty() || rest.last() == Some(&b'\n') {
                 return Ok(());
+            }
+            skipped += rest.len() as u64;
+            if skipped > max_skip {
+                return Err(InputError::new(format!(
+                    "line {}: no end of line in {skipped} bytes: reading stopped",
+                    self.n
+                )));
             }
         }
     }
@@ -132,7 +147,7 @@ impl<R: BufRead> Iterator for JsonlReader<R> {
                 return None;
             }
             if self.line.last() != Some(&b'\n') && self.line.len() as u64 >= self.limit {
-                if let Err(e) = self.skip_line() {
+                if let Err(e) = self.skip_line(self.max_skip) {
                     self.done = true;
                     return Some(Err(e));
                 }
@@ -207,5 +222,20 @@ mod tests {
             "line over 30 bytes"
         );
         assert_eq!(pages[1].id, "b");
+
+        // A stream without newlines (a device) ends, it is not read forever.
+        let zeros = std::io::BufReader::new(std::io::Read::take(std::io::repeat(0), 1 << 24));
+        let mut r = JsonlReader::new(zeros, "z", 10);
+        r.limit = 1000;
+        r.max_skip = 1 << 20;
+        let got: Vec<_> = r.collect();
+        assert_eq!(got.len(), 1, "{got:?}");
+        assert!(
+            got[0]
+                .as_ref()
+                .unwrap_err()
+                .message
+                .contains("reading stopped")
+        );
     }
 }

@@ -55,8 +55,8 @@ mod row;
 pub mod sink;
 pub mod warc;
 
-pub use extract::extract_row;
-pub use row::{ErrorKind, Page, PageError, Row};
+pub use extract::{extract_row, extract_row_with};
+pub use row::{ErrorKind, Page, PageError, Row, RowFormat, RowMetadata, TextFormat};
 
 /// What can stop a batch run (page-level problems are rows, file-level
 /// problems are [`InputError`] warnings; neither is an `Error`).
@@ -99,10 +99,12 @@ impl Error {
     }
 }
 
-/// A problem with an input as a whole, not with one page: a file that
-/// cannot be opened, a WARC that is not one or is cut between records, a
-/// read error in a JSONL file. Reading that input stops there (pages
-/// already read keep their rows); the run goes on with the next input.
+/// A problem with an input, not with one page: a file that cannot be
+/// opened, a file a directory walk refused (not a regular file), a WARC
+/// that is not one, a stretch of a WARC that could not be framed (the
+/// reader resynchronises on the next record: see [`warc`]), a read error
+/// in a JSONL file. Pages already read keep their rows; reading goes on
+/// after it where it can, else with the next input.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{}{message}", path.as_ref().map(|p| format!("{}: ", p.display())).unwrap_or_default())]
 pub struct InputError {
@@ -129,6 +131,8 @@ pub struct Progress {
     bytes_read: AtomicU64,
     already_there: AtomicU64,
     rows_written: AtomicU64,
+    skipped_status: AtomicU64,
+    revisits: AtomicU64,
 }
 
 impl Progress {
@@ -146,6 +150,24 @@ impl Progress {
     /// Rows handed to the sink so far.
     pub fn rows_written(&self) -> u64 {
         self.rows_written.load(Ordering::Relaxed)
+    }
+
+    /// WARC responses skipped for their HTTP status (not 2xx).
+    pub fn skipped_status(&self) -> u64 {
+        self.skipped_status.load(Ordering::Relaxed)
+    }
+
+    /// WARC `revisit` records skipped (counted when a WARC file is done).
+    pub fn revisits(&self) -> u64 {
+        self.revisits.load(Ordering::Relaxed)
+    }
+
+    pub(crate) fn add_skipped_status(&self) {
+        self.skipped_status.fetch_add(1, Ordering::Relaxed);
+    }
+
+    pub(crate) fn add_revisits(&self, n: u64) {
+        self.revisits.fetch_add(n, Ordering::Relaxed);
     }
 
     pub(crate) fn add_bytes(&self, n: u64) {

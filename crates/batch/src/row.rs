@@ -16,6 +16,9 @@ pub enum ErrorKind {
     Empty,
     /// Any other extraction failure.
     Extract,
+    /// A WARC record whose `Content-Length` does not match its content
+    /// (the reader resynchronised on the next record).
+    Framing,
     /// A gzip page that does not inflate.
     Gzip,
     /// A JSONL line that is not a page object.
@@ -38,6 +41,7 @@ impl ErrorKind {
             ErrorKind::Charset => "charset",
             ErrorKind::Empty => "empty",
             ErrorKind::Extract => "extract",
+            ErrorKind::Framing => "framing",
             ErrorKind::Gzip => "gzip",
             ErrorKind::Json => "json",
             ErrorKind::Read => "read",
@@ -51,7 +55,10 @@ impl ErrorKind {
     /// refused by a limit or by the extractor): what makes a run that read
     /// nothing a failure.
     pub fn is_unreadable(self) -> bool {
-        matches!(self, ErrorKind::Read | ErrorKind::Truncated)
+        matches!(
+            self,
+            ErrorKind::Framing | ErrorKind::Read | ErrorKind::Truncated
+        )
     }
 }
 
@@ -108,6 +115,8 @@ pub struct Page {
     pub http_status: Option<u16>,
     /// The HTTP `Content-Type` (MIME type, lower case), for WARC pages.
     pub content_type: Option<String>,
+    /// The WARC record's `WARC-Record-ID` (without `<>`), for WARC pages.
+    pub record_id: Option<String>,
 }
 
 impl Page {
@@ -130,6 +139,7 @@ impl Page {
             date: None,
             http_status: None,
             content_type: None,
+            record_id: None,
         }
     }
 
@@ -146,18 +156,99 @@ impl Page {
     }
 }
 
+/// The version of the row schema (`docs/json-schema.md`), written as the
+/// row's `schema` field when a [`RowFormat`] asks for more than the
+/// default row (the default row is written without it, byte for byte as
+/// before the field existed).
+pub const ROW_SCHEMA: u32 = 2;
+
+/// What the `text` field of a row holds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+#[non_exhaustive]
+pub enum TextFormat {
+    /// Plain text, one block a line.
+    #[default]
+    Text,
+    /// Markdown.
+    Markdown,
+    /// A clean HTML fragment.
+    Html,
+}
+
+/// What rows carry beyond the default fields.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct RowFormat {
+    /// Add the page's metadata (`metadata`: title, author, dates, …).
+    pub metadata: bool,
+    /// What `text` holds.
+    pub text: TextFormat,
+}
+
+impl RowFormat {
+    /// Rows with metadata.
+    pub fn with_metadata(mut self, on: bool) -> RowFormat {
+        self.metadata = on;
+        self
+    }
+
+    /// Rows whose `text` is in this format.
+    pub fn with_text(mut self, text: TextFormat) -> RowFormat {
+        self.text = text;
+        self
+    }
+
+    /// Whether rows are the default ones (no `schema` field written).
+    pub fn is_default(self) -> bool {
+        self == RowFormat::default()
+    }
+}
+
+/// A page's metadata in a row: the fields and names of the `metadata`
+/// object of `unchaff extract -f json` (see `unchaff::Metadata`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct RowMetadata {
+    /// The article's title (cleaned of the site name).
+    pub title: Option<String>,
+    /// Author name(s), `; ` between several.
+    pub author: Option<String>,
+    /// Publication date, ISO 8601.
+    pub published: Option<String>,
+    /// Last modification date, ISO 8601.
+    pub modified: Option<String>,
+    /// The page's own summary.
+    pub description: Option<String>,
+    /// The site's name.
+    pub site_name: Option<String>,
+    /// Language tag.
+    pub language: Option<String>,
+    /// `declared` or `detected`.
+    pub language_source: Option<String>,
+    /// The canonical URL.
+    pub canonical: Option<String>,
+    /// Tags and categories.
+    pub tags: Vec<String>,
+}
+
 /// One output row. In JSONL: `{"id", "url", "title", "text", "algorithm",
 /// "charset", "error"}`; `error` is null or `{"kind", "message"}`, and then
-/// `text` is null.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// `text` is null. The other fields are written only when present: `schema`,
+/// `text_format` and `metadata` with a non-default [`RowFormat`], the
+/// `warc_*`, `http_status` and `content_type` fields for WARC pages.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Row {
+    /// The row schema ([`ROW_SCHEMA`]), with a non-default [`RowFormat`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub schema: Option<u32>,
     /// The page's id.
     pub id: String,
     /// The page's URL.
     pub url: Option<String>,
     /// The page's `<title>`.
     pub title: Option<String>,
-    /// The main content as text.
+    /// The main content, as text (or as [`Row::text_format`] says).
     pub text: Option<String>,
     /// The algorithm that extracted it.
     pub algorithm: String,
@@ -165,6 +256,25 @@ pub struct Row {
     pub charset: Option<String>,
     /// Why there is no text.
     pub error: Option<PageError>,
+    /// What `text` holds, with a non-default [`RowFormat`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text_format: Option<TextFormat>,
+    /// The page's metadata, with [`RowFormat::metadata`] (null on an error
+    /// row).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub metadata: Option<RowMetadata>,
+    /// The WARC record's `WARC-Record-ID`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub warc_record_id: Option<String>,
+    /// The WARC record's `WARC-Date`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub warc_date: Option<String>,
+    /// The HTTP status of a WARC response.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub http_status: Option<u16>,
+    /// The HTTP `Content-Type` (MIME type) of a WARC response.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub content_type: Option<String>,
 }
 
 #[cfg(test)]
@@ -178,6 +288,7 @@ mod tests {
             ErrorKind::Charset,
             ErrorKind::Empty,
             ErrorKind::Extract,
+            ErrorKind::Framing,
             ErrorKind::Gzip,
             ErrorKind::Json,
             ErrorKind::Read,
@@ -198,18 +309,29 @@ mod tests {
 
     #[test]
     fn row_json_field_order() {
-        let row = Row {
+        let mut row = Row {
             id: "a".into(),
-            url: None,
-            title: None,
-            text: None,
             algorithm: "x".into(),
-            charset: None,
             error: Some(PageError::new(ErrorKind::TooLarge, "m")),
+            ..Row::default()
         };
+        // The default row: byte for byte as before the optional fields.
         assert_eq!(
             serde_json::to_string(&row).unwrap(),
             r#"{"id":"a","url":null,"title":null,"text":null,"algorithm":"x","charset":null,"error":{"kind":"too_large","message":"m"}}"#
         );
+        row.schema = Some(ROW_SCHEMA);
+        row.text_format = Some(TextFormat::Markdown);
+        row.warc_record_id = Some("urn:uuid:a".into());
+        row.http_status = Some(200);
+        let json = serde_json::to_string(&row).unwrap();
+        assert!(json.starts_with(r#"{"schema":2,"id":"a","#), "{json}");
+        assert!(
+            json.ends_with(
+                r#""text_format":"markdown","warc_record_id":"urn:uuid:a","http_status":200}"#
+            ),
+            "{json}"
+        );
+        assert_eq!(serde_json::from_str::<Row>(&json).unwrap(), row);
     }
 }

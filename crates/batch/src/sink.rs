@@ -2,7 +2,9 @@
 //! (with the `parquet` feature), and the output-file protocol.
 //!
 //! A run writes to `FILE.tmp` ([`tmp_path`]) and renames it to `FILE` when
-//! the last row is written and synced ([`commit`]). [`resume_jsonl`] takes a
+//! the last row is written and synced ([`commit`]) — when `FILE` is a
+//! regular file or does not exist yet. Standard output, a device, a FIFO
+//! or a symlink is written straight, never renamed over ([`Target`]). [`resume_jsonl`] takes a
 //! cut run's `FILE.tmp` (or a finished `FILE`) back: it cuts a torn last
 //! line and counts the ids already there, for [`crate::inputs::Pages::skipping`].
 //! A run writes in input order, so the kept rows are a prefix of the full
@@ -10,7 +12,7 @@
 
 use std::collections::HashMap;
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, BufWriter, Write};
+use std::io::{self, BufRead, BufReader, BufWriter, LineWriter, Write};
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
@@ -113,6 +115,102 @@ pub fn open(format: Format, path: &Path, append: bool) -> Result<Box<dyn RowSink
         Format::Parquet => Ok(Box::new(ParquetSink::create(path)?)),
         #[cfg(not(feature = "parquet"))]
         Format::Parquet => Err(Error::NoParquet),
+    }
+}
+
+/// Where a run's rows go, by what the output path is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Target {
+    /// A regular file, or a path where nothing is yet: rows go to `tmp`,
+    /// renamed to `out` when the run is done ([`Target::commit`]).
+    File {
+        /// The output.
+        out: PathBuf,
+        /// `out.tmp`.
+        tmp: PathBuf,
+    },
+    /// Standard output (`-`): rows are written as they come, a line at a
+    /// time.
+    Stdout,
+    /// Anything else (a device, a FIFO, a symlink, to whatever): written
+    /// straight through, a line at a time; never replaced, never renamed
+    /// over, not resumable.
+    Direct(PathBuf),
+}
+
+impl Target {
+    /// The target of an output path (`-` is standard output). Only a path
+    /// that is itself a regular file (not a symlink to one) or does not
+    /// exist gets the temporary-then-rename protocol: renaming over
+    /// `/dev/stdout` would replace the device link with a file.
+    pub fn of(out: &Path) -> Target {
+        if out == Path::new("-") {
+            return Target::Stdout;
+        }
+        match std::fs::symlink_metadata(out) {
+            Ok(m) if !m.is_file() => Target::Direct(out.to_path_buf()),
+            _ => Target::File {
+                out: out.to_path_buf(),
+                tmp: tmp_path(out),
+            },
+        }
+    }
+
+    /// Whether a cut run into it can be resumed (a regular file only).
+    pub fn resumable(&self) -> bool {
+        matches!(self, Target::File { .. })
+    }
+
+    /// The path rows are written to while the run goes on (`-` for
+    /// standard output).
+    pub fn writing_to(&self) -> &Path {
+        match self {
+            Target::File { tmp, .. } => tmp,
+            Target::Stdout => Path::new("-"),
+            Target::Direct(p) => p,
+        }
+    }
+
+    /// Opens it for rows in this format (`append`: a resumed run's file).
+    pub fn open(&self, format: Format, append: bool) -> Result<Box<dyn RowSink + Send>, Error> {
+        match self {
+            Target::File { tmp, .. } => open(format, tmp, append),
+            Target::Stdout => match format {
+                Format::Jsonl => Ok(Box::new(JsonlSink::new(LineWriter::with_capacity(
+                    JSONL_BUFFER,
+                    io::stdout(),
+                )))),
+                _ => Err(Error::io(
+                    "-",
+                    io::Error::other("only JSONL can be written to standard output"),
+                )),
+            },
+            Target::Direct(p) => {
+                let f = File::create(p).map_err(|e| Error::io(p, e))?;
+                match format {
+                    Format::Jsonl => Ok(Box::new(JsonlSink::new(LineWriter::with_capacity(
+                        JSONL_BUFFER,
+                        f,
+                    )))),
+                    #[cfg(feature = "parquet")]
+                    Format::Parquet => {
+                        Ok(Box::new(ParquetSink::new(f).map_err(|e| Error::io(p, e))?))
+                    }
+                    #[cfg(not(feature = "parquet"))]
+                    Format::Parquet => Err(Error::NoParquet),
+                }
+            }
+        }
+    }
+
+    /// Ends the run: renames a regular file's `tmp` into place; nothing
+    /// for the others.
+    pub fn commit(&self) -> Result<(), Error> {
+        match self {
+            Target::File { out, tmp } => commit(tmp, out),
+            _ => Ok(()),
+        }
     }
 }
 
@@ -349,12 +447,9 @@ mod tests {
     fn row(id: &str) -> Row {
         Row {
             id: id.into(),
-            url: None,
-            title: None,
             text: Some("t".into()),
             algorithm: "a".into(),
-            charset: None,
-            error: None,
+            ..Row::default()
         }
     }
 
@@ -401,6 +496,38 @@ mod tests {
         assert!(!out.exists());
         assert_eq!(r.rows(), 1);
         assert_eq!(std::fs::read_to_string(&tmp).unwrap().lines().count(), 1);
+    }
+
+    #[test]
+    fn only_regular_files_are_renamed_over() {
+        let dir = tempfile::tempdir().unwrap();
+        let new = dir.path().join("new.jsonl");
+        assert!(matches!(Target::of(&new), Target::File { .. }));
+        std::fs::write(&new, "").unwrap();
+        assert!(Target::of(&new).resumable());
+        assert_eq!(Target::of(Path::new("-")), Target::Stdout);
+        assert_eq!(
+            Target::of(Path::new("/dev/null")),
+            Target::Direct("/dev/null".into())
+        );
+        #[cfg(unix)]
+        {
+            let link = dir.path().join("link");
+            std::os::unix::fs::symlink("/dev/null", &link).unwrap();
+            let t = Target::of(&link);
+            assert_eq!(t, Target::Direct(link.clone()));
+            let mut sink = t.open(Format::Jsonl, false).unwrap();
+            sink.write_row(&row("a")).unwrap();
+            sink.finish().unwrap();
+            t.commit().unwrap();
+            assert!(
+                std::fs::symlink_metadata(&link)
+                    .unwrap()
+                    .file_type()
+                    .is_symlink()
+            );
+            assert!(!tmp_path(&link).exists());
+        }
     }
 
     #[test]

@@ -10,8 +10,8 @@ use std::time::{Duration, Instant};
 use clap::{Args, ValueEnum};
 use unchaff::Extractor;
 use unchaff_batch::driver::{Driver, Stats};
-use unchaff_batch::sink;
-use unchaff_batch::{Progress, inputs};
+use unchaff_batch::sink::{self, Target};
+use unchaff_batch::{Progress, RowFormat, TextFormat, inputs};
 
 use crate::{AlgorithmArgs, CliResult};
 
@@ -24,8 +24,25 @@ pub enum BatchFormat {
     Parquet,
 }
 
+/// What the `text` field of a row holds.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum TextFormatArg {
+    /// Plain text, one block a line.
+    Text,
+    /// Markdown.
+    Markdown,
+    /// A clean HTML fragment.
+    Html,
+}
+
 /// Arguments of `unchaff batch`.
 #[derive(Args)]
+#[command(
+    after_help = "Exit status: 0 when every input was read; 1 when some input could not be \
+read or framed (a file that cannot be opened, a broken WARC record, a refused non-regular file \
+in a directory: each is a warning on stderr; the rows of everything else are written), when \
+nothing at all could be read, or on a usage error."
+)]
 pub struct BatchArgs {
     /// Inputs: directories (searched for .html, .htm, .html.gz), page files,
     /// .warc / .warc.gz files, .jsonl files of {"url", "html", "id"} rows, or
@@ -33,6 +50,8 @@ pub struct BatchArgs {
     #[arg(required = true, value_name = "INPUT")]
     inputs: Vec<String>,
     /// The output file; written as FILE.tmp and renamed when the run ends.
+    /// "-" streams JSONL to standard output (progress and summary go to
+    /// stderr); a device, FIFO or symlink is written straight, never replaced.
     #[arg(long, short = 'o', value_name = "FILE")]
     out: PathBuf,
     /// Output format.
@@ -40,6 +59,24 @@ pub struct BatchArgs {
     format: BatchFormat,
     #[command(flatten)]
     alg: AlgorithmArgs,
+    /// Add the page's metadata to each row ("metadata": title, author,
+    /// published, modified, description, site_name, language, canonical, tags;
+    /// as in `extract -f json`). Rows then carry "schema": 2.
+    #[arg(long)]
+    with_metadata: bool,
+    /// What the rows' "text" field holds. Anything but the default makes rows
+    /// carry "schema": 2 and "text_format".
+    #[arg(long, value_enum, default_value = "text")]
+    text_format: TextFormatArg,
+    /// WARC: keep responses of every HTTP status (by default only 2xx
+    /// responses give rows; the others are counted in the summary).
+    #[arg(long)]
+    all_status: bool,
+    /// Process only shard I of N (from 0): page files by their number in the
+    /// input list, WARC and JSONL pages by record; shards 0/N .. N-1/N of the
+    /// same inputs and flags cover every page exactly once.
+    #[arg(long, value_name = "I/N", value_parser = parse_shard)]
+    shard: Option<inputs::Shard>,
     /// Worker threads (default: all cores). The output does not depend on it.
     #[arg(long, short = 'j')]
     threads: Option<usize>,
@@ -49,13 +86,27 @@ pub struct BatchArgs {
     /// Pages larger than this (bytes, after decompression) become error rows.
     #[arg(long, default_value_t = 50_000_000)]
     max_bytes: usize,
-    /// A page whose extraction took longer than this (seconds) becomes an
-    /// error row. Measured after the fact: a running extraction is not stopped.
+    /// A page whose extraction took longer than this (seconds) becomes a
+    /// `timeout` error row. For now measured after the fact: a running
+    /// extraction is not stopped (the core has no deadline option yet; when it
+    /// gains one, this will use it).
     #[arg(long, default_value_t = 60.0)]
     page_timeout: f64,
     /// No progress bar and no summary (warnings about unreadable input still show).
     #[arg(long, short = 'q')]
     quiet: bool,
+}
+
+/// `I/N` with I < N.
+fn parse_shard(s: &str) -> Result<inputs::Shard, String> {
+    let bad = || format!("expected I/N with 0 <= I < N, got {s:?}");
+    let (i, n) = s.split_once('/').ok_or_else(bad)?;
+    let index: u64 = i.trim().parse().map_err(|_| bad())?;
+    let count: u64 = n.trim().parse().map_err(|_| bad())?;
+    if count == 0 || index >= count {
+        return Err(bad());
+    }
+    Ok(inputs::Shard { index, count })
 }
 
 /// Runs `unchaff batch`.
@@ -73,32 +124,53 @@ pub fn run(a: BatchArgs) -> CliResult {
             "--resume works with --format jsonl only (a Parquet file cannot be appended to)".into(),
         );
     }
+    let target = Target::of(&a.out);
+    if a.format == BatchFormat::Parquet && target == Target::Stdout {
+        return Err("--out - (standard output) works with --format jsonl only".into());
+    }
+    if a.resume && !target.resumable() {
+        return Err(format!(
+            "--resume needs --out to be a regular file ({} is not)",
+            a.out.display()
+        )
+        .into());
+    }
     let timeout = Duration::try_from_secs_f64(a.page_timeout)
         .ok()
         .filter(|d| !d.is_zero())
         .ok_or("--page-timeout must be a positive number of seconds")?;
-    // Rows carry no metadata: it is not computed (the title is the page's
-    // `<title>`, read by the renderer).
-    let opts = crate::options(&a.alg)?.with_max_input_bytes(a.max_bytes);
+    let text = match a.text_format {
+        TextFormatArg::Text => TextFormat::Text,
+        TextFormatArg::Markdown => TextFormat::Markdown,
+        TextFormatArg::Html => TextFormat::Html,
+    };
+    let rows = RowFormat::default()
+        .with_metadata(a.with_metadata)
+        .with_text(text);
+    // Metadata is computed only when rows carry it (`RowFormat::apply`);
+    // the default row's title is the page's `<title>`, read by the renderer.
+    let opts = rows.apply(crate::options(&a.alg)?.with_max_input_bytes(a.max_bytes));
     let extractor = Extractor::new(&opts)?;
-    let sources = inputs::expand(&a.inputs)?;
+    let (sources, refused) = inputs::expand_with_warnings(&a.inputs)?;
     let bar = progress_bar(a.quiet, inputs::total_len(&sources));
-    let tmp = sink::tmp_path(&a.out);
-    let resume = match a.resume {
-        true => sink::resume_jsonl(&a.out, &tmp)?,
-        false => sink::Resume::default(),
+    let resume = match (a.resume, &target) {
+        (true, Target::File { out, tmp }) => sink::resume_jsonl(out, tmp)?,
+        _ => sink::Resume::default(),
     };
     let format = match a.format {
         BatchFormat::Jsonl => sink::Format::Jsonl,
         BatchFormat::Parquet => sink::Format::Parquet,
     };
-    let mut out = sink::open(format, &tmp, a.resume)?;
+    let mut out = target.open(format, a.resume)?;
     let progress = Arc::new(Progress::default());
     let pages = inputs::Pages::new(sources, a.max_bytes)
         .with_progress(Arc::clone(&progress))
+        .all_status(a.all_status)
+        .shard(a.shard)
         .skipping(resume);
     let mut driver = Driver::new(&extractor)
         .page_timeout(Some(timeout))
+        .row_format(rows)
         .progress(progress);
     if let Some(n) = a.threads {
         driver = driver.threads(n);
@@ -109,13 +181,15 @@ pub fn run(a: BatchArgs) -> CliResult {
         bar.set_message(format!("{} pages, {rate:.0} pages/s", p.rows_written()));
     });
     bar.finish_and_clear();
-    let in_tmp = |e: &dyn std::fmt::Display| format!("{}: {e}", tmp.display());
-    let stats = stats.map_err(|e| match e {
-        unchaff_batch::Error::Sink(e) => in_tmp(&e),
+    let writing = target.writing_to().to_path_buf();
+    let in_out = |e: &dyn std::fmt::Display| format!("{}: {e}", writing.display());
+    let mut stats = stats.map_err(|e| match e {
+        unchaff_batch::Error::Sink(e) => in_out(&e),
         e => e.to_string(),
     })?;
-    out.finish().map_err(|e| in_tmp(&e))?;
-    sink::commit(&tmp, &a.out)?;
+    out.finish().map_err(|e| in_out(&e))?;
+    target.commit()?;
+    stats.warnings.splice(0..0, refused);
 
     // Input that could not be read is reported even with --quiet.
     for w in &stats.warnings {
@@ -132,6 +206,14 @@ pub fn run(a: BatchArgs) -> CliResult {
         };
         return Err(format!("nothing could be read ({why})").into());
     }
+    if !stats.warnings.is_empty() {
+        return Err(format!(
+            "{} warning(s): some input could not be read or framed (see above); \
+             the rows of everything else were written",
+            stats.warnings.len()
+        )
+        .into());
+    }
     Ok(())
 }
 
@@ -143,14 +225,16 @@ fn progress_bar(quiet: bool, total_bytes: u64) -> indicatif::ProgressBar {
     let bar = indicatif::ProgressBar::new(total_bytes);
     bar.set_style(
         indicatif::ProgressStyle::with_template(
-            "{bar:30} {bytes}/{total_bytes} read  {msg}  ETA {eta}",
+            // Decimal units (MB = 10^6 bytes), as in the summary line.
+            "{bar:30} {decimal_bytes}/{decimal_total_bytes} read  {msg}  ETA {eta}",
         )
         .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
     );
     bar
 }
 
-/// The summary line: pages, errors by kind, pages already there, speed.
+/// The summary line: pages, errors by kind, pages already there, WARC
+/// records skipped, warnings, speed (MB = 10^6 bytes, as on the bar).
 fn summary(stats: &Stats, took: Duration) -> String {
     let secs = took.as_secs_f64().max(1e-9);
     let kinds: Vec<String> = stats
@@ -166,9 +250,17 @@ fn summary(stats: &Stats, took: Duration) -> String {
         0 => String::new(),
         n => format!(", {n} already there (resume)"),
     };
+    let skipped = match (stats.skipped_status, stats.revisits) {
+        (0, 0) => String::new(),
+        (s, r) => format!(", WARC records skipped: {s} not 2xx, {r} revisit"),
+    };
+    let warnings = match stats.warnings.len() {
+        0 => String::new(),
+        n => format!(", {n} warnings"),
+    };
     let mb = stats.bytes_read as f64 / 1e6;
     format!(
-        "{} pages written ({} errors{kinds}){resumed} in {secs:.1} s: {:.1} pages/s, {:.1} MB/s of input ({mb:.1} MB in all)",
+        "{} pages written ({} errors{kinds}){resumed}{skipped}{warnings} in {secs:.1} s: {:.1} pages/s, {:.1} MB/s of input ({mb:.1} MB in all)",
         stats.rows,
         stats.error_rows(),
         stats.rows as f64 / secs,

@@ -204,7 +204,10 @@ fn warc_gz_every_html_record_gives_a_row() {
     std::fs::write(&warc, test_warc(true, true)).unwrap();
     let out = dir.path().join("out.jsonl");
     let (o, rows) = batch(&[warc.to_str().unwrap()], &out);
-    assert!(o.status.success(), "{}", stderr(&o));
+    // The cut record is a warning: the exit status says some input could
+    // not be read, and the rows are all there.
+    assert!(!o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("record cut short"), "{}", stderr(&o));
     // The PNG, the request and the warcinfo give no row; every HTML response does.
     assert_eq!(
         ids(&rows),
@@ -573,4 +576,365 @@ fn parquet_file_is_written() {
     assert!(rows[0].get_string(3).unwrap().contains("page 0 word"));
     assert_eq!(rows[10].get_string(6).unwrap(), "empty");
     assert!(rows[0].get_string(6).is_err(), "no error on a good page");
+}
+
+/// A WARC record with this block, ids and URI.
+fn html_response(id: &str, status: &str, words: &str) -> Vec<u8> {
+    let body = article(id, words);
+    let mut block = format!("HTTP/1.1 {status}\r\nContent-Type: text/html\r\n\r\n").into_bytes();
+    block.extend_from_slice(body.as_bytes());
+    warc_record("response", id, &format!("https://example.org/{id}"), &block)
+}
+
+/// Sets a record's Content-Length `delta` bytes off.
+fn misframe(record: &[u8], delta: i64) -> Vec<u8> {
+    let text = String::from_utf8(record.to_vec()).unwrap();
+    let at = text.find("Content-Length: ").unwrap() + 16;
+    let end = at + text[at..].find('\r').unwrap();
+    let n: i64 = text[at..end].parse().unwrap();
+    format!("{}{}{}", &text[..at], n + delta, &text[end..]).into_bytes()
+}
+
+/// A crawl as Heritrix or wget write it, with broken records: a dns:
+/// record, a 404, a 301, a revisit, an HTTP head of 300 KB, one of a 70 KB
+/// line, and a record whose Content-Length is `delta` off, among twenty
+/// good HTML responses `g00`..`g19`.
+fn hostile_warc(gz: bool, delta: i64) -> Vec<u8> {
+    let mut records = Vec::new();
+    for i in 0..20 {
+        let id = format!("g{i:02}");
+        records.push(html_response(
+            &id,
+            "200 OK",
+            &format!("good page {i} words"),
+        ));
+        match i {
+            2 => records.push(warc_record(
+                "response",
+                "dns",
+                "dns:example.org",
+                b"20260101000000\nexample.org.\t300\tIN\tA\t192.0.2.1\n",
+            )),
+            4 => records.push(html_response("nf", "404 Not Found", "missing page")),
+            5 => records.push(html_response("mv", "301 Moved Permanently", "moved")),
+            6 => records.push(warc_record("revisit", "rv", "https://example.org/g06", b"")),
+            8 => {
+                let many: String = (0..12_000)
+                    .map(|i| format!("X-H{i}: vvvvvvvvvvvvvvvvvvvv\r\n"))
+                    .collect();
+                let mut block = format!("HTTP/1.1 200 OK\r\n{many}Content-Type: text/html\r\n\r\n")
+                    .into_bytes();
+                block.extend_from_slice(b"<p>hidden");
+                records.push(warc_record(
+                    "response",
+                    "bighead",
+                    "https://example.org/b",
+                    &block,
+                ));
+            }
+            10 => {
+                let long = format!("X-Long: {}\r\n", "y".repeat(70 * 1024));
+                let block = http(&format!("{long}Content-Type: text/html\r\n"), b"<p>hidden");
+                records.push(warc_record(
+                    "response",
+                    "longline",
+                    "https://example.org/l",
+                    &block,
+                ));
+            }
+            12 => records.push(misframe(
+                &html_response("bad", "200 OK", "badly framed page"),
+                delta,
+            )),
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    for r in records {
+        out.extend(if gz { gzip(&r) } else { r });
+    }
+    out
+}
+
+/// Issue 19, defects 3 and 4; issue 20, item 3.
+#[test]
+fn broken_warc_records_cost_one_row_each() {
+    let dir = tempfile::tempdir().unwrap();
+    for gz in [false, true] {
+        for delta in [-7, 40, 900] {
+            let name = if gz { "c.warc.gz" } else { "c.warc" };
+            let warc = dir.path().join(name);
+            std::fs::write(&warc, hostile_warc(gz, delta)).unwrap();
+            let out = dir.path().join("o.jsonl");
+            let o = unchaff()
+                .args(["batch", warc.to_str().unwrap(), "--out"])
+                .arg(&out)
+                .output()
+                .unwrap();
+            let rows: Vec<Value> = std::fs::read_to_string(&out)
+                .unwrap()
+                .lines()
+                .map(|l| serde_json::from_str(l).unwrap())
+                .collect();
+            let case = format!("gz {gz} delta {delta}: {}", stderr(&o));
+            let mut want: Vec<String> = (0..20).map(|i| format!("urn:uuid:g{i:02}")).collect();
+            want.insert(9, "urn:uuid:bighead".into());
+            want.insert(12, "urn:uuid:longline".into());
+            want.insert(15, "urn:uuid:bad".into());
+            assert_eq!(ids(&rows), want, "{case}");
+            for (i, r) in rows.iter().enumerate() {
+                let bad = [9, 12, 15].contains(&i);
+                assert_eq!(r["error"].is_null(), !bad, "{case}: {r}");
+            }
+            assert_eq!(rows[9]["error"]["kind"], "too_large", "{case}");
+            assert_eq!(rows[12]["error"]["kind"], "too_large", "{case}");
+            assert!(
+                ["framing", "truncated"].contains(&rows[15]["error"]["kind"].as_str().unwrap()),
+                "{case}"
+            );
+            // WARC rows carry the record's fields.
+            assert_eq!(rows[0]["warc_record_id"], "urn:uuid:g00");
+            assert_eq!(rows[0]["warc_date"], "2026-01-01T00:00:00Z");
+            assert_eq!(rows[0]["http_status"], 200);
+            assert_eq!(rows[0]["content_type"], "text/html");
+            // The bad framing is a warning, counted, and the exit status says so.
+            assert!(!o.status.success(), "{case}");
+            let e = stderr(&o);
+            assert!(e.contains("1 warnings"), "{case}");
+            assert!(
+                e.contains("WARC records skipped: 2 not 2xx, 1 revisit"),
+                "{case}"
+            );
+        }
+    }
+    // --all-status keeps the 404 and the 301.
+    let warc = dir.path().join("c.warc");
+    std::fs::write(&warc, hostile_warc(false, 0)).unwrap();
+    let out = dir.path().join("o.jsonl");
+    let (o, rows) = batch(&[warc.to_str().unwrap(), "--all-status"], &out);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let got = ids(&rows);
+    assert!(
+        got.contains(&"urn:uuid:nf") && got.contains(&"urn:uuid:mv"),
+        "{got:?}"
+    );
+    let nf = rows.iter().find(|r| r["id"] == "urn:uuid:nf").unwrap();
+    assert_eq!(nf["http_status"], 404);
+}
+
+/// Issue 20, item 3: shards 0/3, 1/3, 2/3 cover every page exactly once.
+#[test]
+fn shards_cover_every_page_exactly_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let pages = dir.path().join("pages");
+    page_dir(&pages, 10);
+    let warc = dir.path().join("c.warc.gz");
+    std::fs::write(&warc, hostile_warc(true, 0)).unwrap();
+    let jsonl = dir.path().join("p.jsonl");
+    let lines: Vec<String> = (0..7)
+        .map(|i| {
+            serde_json::json!({"id": format!("j{i}"), "html": article("J", "jsonl page words")})
+                .to_string()
+        })
+        .collect();
+    std::fs::write(&jsonl, lines.join("\n")).unwrap();
+    let inputs = [
+        pages.to_str().unwrap(),
+        warc.to_str().unwrap(),
+        jsonl.to_str().unwrap(),
+    ];
+    let out = dir.path().join("all.jsonl");
+    let (o, all) = batch(&inputs, &out);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let all_lines = std::fs::read_to_string(&out).unwrap();
+    let mut union: Vec<String> = Vec::new();
+    for i in 0..3 {
+        let shard = format!("{i}/3");
+        let mut args = inputs.to_vec();
+        args.extend(["--shard", &shard]);
+        let out = dir.path().join(format!("s{i}.jsonl"));
+        let (o, rows) = batch(&args, &out);
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert!(rows.len() < all.len() && !rows.is_empty());
+        union.extend(
+            std::fs::read_to_string(&out)
+                .unwrap()
+                .lines()
+                .map(str::to_owned),
+        );
+    }
+    let mut want: Vec<String> = all_lines.lines().map(str::to_owned).collect();
+    want.sort();
+    union.sort();
+    assert_eq!(union.len(), want.len());
+    assert!(union == want, "the shards' rows are not the whole run's");
+    let (o, _) = batch(&[inputs[0], "--shard", "3/3"], &out);
+    assert!(!o.status.success());
+}
+
+/// Issue 20, item 2: `--out -` streams JSONL to standard output.
+#[test]
+fn out_dash_streams_rows_to_stdout() {
+    let dir = tempfile::tempdir().unwrap();
+    let pages = dir.path().join("pages");
+    page_dir(&pages, 12);
+    let file = dir.path().join("o.jsonl");
+    let (o, _) = batch(&[pages.to_str().unwrap()], &file);
+    assert!(o.status.success());
+    let o = unchaff()
+        .args([
+            "batch",
+            pages.to_str().unwrap(),
+            "--out",
+            "-",
+            "--threads",
+            "2",
+        ])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        o.stdout == std::fs::read(&file).unwrap(),
+        "stdout differs from the file"
+    );
+    assert!(stderr(&o).contains("12 pages written"), "{}", stderr(&o));
+    assert!(!dir.path().join("-").exists() && !dir.path().join("-.tmp").exists());
+    let o = unchaff()
+        .args(["batch", pages.to_str().unwrap(), "--out", "-", "--resume"])
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+}
+
+/// Issue 20, item 2: a FIFO (or a device) is written through, never
+/// renamed over.
+#[cfg(unix)]
+#[test]
+fn out_to_a_fifo_writes_through() {
+    let dir = tempfile::tempdir().unwrap();
+    let pages = dir.path().join("pages");
+    page_dir(&pages, 8);
+    let file = dir.path().join("o.jsonl");
+    let (o, _) = batch(&[pages.to_str().unwrap()], &file);
+    assert!(o.status.success());
+    let fifo = dir.path().join("rows.fifo");
+    let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success());
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || std::fs::read(&fifo).unwrap())
+    };
+    let o = unchaff()
+        .args(["batch", pages.to_str().unwrap(), "--quiet", "--out"])
+        .arg(&fifo)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let got = reader.join().unwrap();
+    assert!(
+        got == std::fs::read(&file).unwrap(),
+        "the FIFO got other rows"
+    );
+    use std::os::unix::fs::FileTypeExt;
+    assert!(
+        std::fs::symlink_metadata(&fifo)
+            .unwrap()
+            .file_type()
+            .is_fifo()
+    );
+    assert!(!dir.path().join("rows.fifo.tmp").exists());
+    // A symlink to a device stays a symlink.
+    let link = dir.path().join("null.jsonl");
+    std::os::unix::fs::symlink("/dev/null", &link).unwrap();
+    let (o, _) = batch(&[pages.to_str().unwrap()], &link);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+}
+
+/// Issue 19, defect 5: a directory walk refuses what is not a regular
+/// file; one named on its own is read, bounded.
+#[cfg(unix)]
+#[test]
+fn devices_are_refused_in_walks_and_bounded_when_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let pages = dir.path().join("pages");
+    page_dir(&pages, 3);
+    let zero = pages.join("zero.html");
+    std::os::unix::fs::symlink("/dev/zero", &zero).unwrap();
+    let out = dir.path().join("o.jsonl");
+    let (o, rows) = batch(&[pages.to_str().unwrap()], &out);
+    assert_eq!(rows.len(), 3);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("not a regular file"), "{}", stderr(&o));
+    let (o, rows) = batch(&[zero.to_str().unwrap(), "--max-bytes", "100000"], &out);
+    // Refused by the limit after max + 1 bytes: a row, and no failure.
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(rows[0]["error"]["kind"], "too_large");
+}
+
+/// Issue 20, item 1: metadata and the text format, in a versioned row.
+#[test]
+fn rows_with_metadata_and_markdown() {
+    let dir = tempfile::tempdir().unwrap();
+    let page = dir.path().join("m.html");
+    std::fs::write(
+        &page,
+        "<html lang=de><head><title>Birnen | Hof</title>\
+         <meta name=author content='Bea Berg'><meta property=og:site_name content=Hof>\
+         <meta property=article:published_time content=2026-03-04T05:06:07Z>\
+         <meta property=article:tag content=obst></head><body><article><h1>Birnen</h1>\
+         <p>Birnen fallen <b>weit</b> vom Stamm, sagen alle, die einen Hof und ein langes \
+         Gedächtnis haben, und sie sagen es gern.</p></article></body></html>",
+    )
+    .unwrap();
+    let out = dir.path().join("o.jsonl");
+    let (o, rows) = batch(&[page.to_str().unwrap()], &out);
+    assert!(o.status.success());
+    assert!(rows[0].get("schema").is_none() && rows[0].get("metadata").is_none());
+    let (o, rows) = batch(
+        &[
+            page.to_str().unwrap(),
+            "--with-metadata",
+            "--text-format",
+            "markdown",
+        ],
+        &out,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let r = &rows[0];
+    assert_eq!(r["schema"], 2);
+    assert_eq!(r["text_format"], "markdown");
+    assert!(r["text"].as_str().unwrap().contains("**weit**"), "{r}");
+    let m = &r["metadata"];
+    assert_eq!(m["title"], "Birnen");
+    assert_eq!(m["author"], "Bea Berg");
+    assert_eq!(m["site_name"], "Hof");
+    assert_eq!(m["language"], "de");
+    assert_eq!(m["published"], "2026-03-04T05:06:07Z");
+    assert_eq!(m["tags"][0], "obst");
+    let (o, rows) = batch(&[page.to_str().unwrap(), "--text-format", "html"], &out);
+    assert!(o.status.success());
+    assert!(rows[0]["text"].as_str().unwrap().contains("<b>weit</b>"));
+    assert!(rows[0].get("metadata").is_none());
+}
+
+#[test]
+fn help_says_what_the_exit_status_means() {
+    let o = unchaff().args(["batch", "--help"]).output().unwrap();
+    let h = String::from_utf8_lossy(&o.stdout);
+    for s in [
+        "Exit status",
+        "--shard",
+        "--all-status",
+        "--with-metadata",
+        "--text-format",
+        "deadline",
+    ] {
+        assert!(h.contains(s), "{s} missing from:\n{h}");
+    }
 }
