@@ -19,6 +19,13 @@ use super::{Cx, Element, Kind, Sink, code_language, resolve_url, walk};
 use crate::algorithms::Selection;
 use crate::dom::{Dom, Flow, NodeId};
 
+/// Deepest quote or list level whose prefix (`> `, an item's indent) is
+/// written on each line. Deeper levels run on at this depth: a page of
+/// 100,000 nested `<blockquote>`s would otherwise repeat a prefix of
+/// hundreds of bytes on every line (an output hundreds of times the
+/// input); real pages nest lists and quotes a handful of levels.
+pub const MAX_PREFIX_LEVELS: usize = 16;
+
 /// What renders besides the text.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct MarkdownOptions {
@@ -92,7 +99,7 @@ impl Writer {
     }
 
     fn prefix(&mut self, first_line: bool) {
-        for s in &mut self.segs {
+        for s in self.segs.iter_mut().take(MAX_PREFIX_LEVELS) {
             s.started = true;
             if s.quote {
                 self.out.push_str("> ");
@@ -119,7 +126,7 @@ impl Writer {
                 Break::Para => {
                     self.out.push('\n');
                     // A quote's blank line stays inside the quote.
-                    for s in &self.segs {
+                    for s in self.segs.iter().take(MAX_PREFIX_LEVELS) {
                         if s.quote && s.started {
                             self.out.push('>');
                         }
@@ -734,6 +741,35 @@ mod tests {
         assert_eq!(
             markdown(&dom, body, &sel, None, MarkdownOptions::default()),
             "a \\*b\\*\n\nc"
+        );
+    }
+
+    #[test]
+    fn deep_quotes_keep_the_output_bounded() {
+        // 400 nested quotes (under the parser's depth cap), a line of text
+        // in each: without the cap every line carries a 2-byte prefix per level.
+        let mut html = String::new();
+        for i in 0..400 {
+            html.push_str(&format!("<blockquote><p>line {i}</p>"));
+        }
+        let dom = crate::parse::parse(&html);
+        let body = dom.body().unwrap();
+        let sel = Selection {
+            nodes: vec![body],
+            ..Selection::default()
+        };
+        let md = markdown(&dom, body, &sel, None, MarkdownOptions::default());
+        assert!(md.contains("line 399"));
+        let longest = md.lines().map(str::len).max().unwrap();
+        assert!(
+            longest <= 2 * MAX_PREFIX_LEVELS + 20,
+            "a line of {longest} bytes"
+        );
+        assert!(
+            md.len() < 40 * html.len(),
+            "{} bytes from {}",
+            md.len(),
+            html.len()
         );
     }
 }
