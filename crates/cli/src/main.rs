@@ -4,7 +4,7 @@
 mod batch;
 
 use std::collections::HashMap;
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -138,6 +138,9 @@ struct ExtractArgs {
     /// A site template library: the page's site's entries (site = the --url host) are deleted first.
     #[arg(long, value_name = "FILE")]
     templates: Option<PathBuf>,
+    /// Give up on the page after this many seconds (an error at the deadline, in whatever stage it is).
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    timeout: Option<Duration>,
     /// Markdown: write links as [text](url), resolved against --url or the page's <base>.
     #[arg(long)]
     links: bool,
@@ -168,7 +171,7 @@ struct EvalArgs {
     #[arg(long)]
     markdown: bool,
     /// Worker threads (default: all cores). Results do not depend on it.
-    #[arg(long, short = 'j')]
+    #[arg(long, short = 'j', value_parser = parse_threads)]
     threads: Option<usize>,
     /// A site template library applied before the algorithm (site: each page's manifest url host, else its site field, as every algorithm sees it).
     #[arg(long, value_name = "FILE")]
@@ -211,7 +214,7 @@ struct BenchArgs {
     #[command(flatten)]
     alg: AlgorithmArgs,
     /// Worker threads.
-    #[arg(long, short = 'j', default_value_t = 1)]
+    #[arg(long, short = 'j', default_value_t = 1, value_parser = parse_threads)]
     threads: usize,
     /// Passes over the pages; the fastest is reported.
     #[arg(long, default_value_t = 3)]
@@ -336,17 +339,22 @@ fn parse_method(s: &str) -> Result<Method, String> {
 }
 
 fn cmd_extract(a: ExtractArgs) -> CliResult {
-    let bytes = match a.file.as_deref() {
-        None => read_stdin()?,
-        Some(p) if p == Path::new("-") => read_stdin()?,
-        Some(p) => std::fs::read(p).map_err(|e| format!("cannot read {}: {e}", p.display()))?,
-    };
     let mut opts = options(&a.alg)
         .with_format(a.format.into())
         .with_links(a.links)
         .with_images(a.images)
         .with_json_html(a.html);
     opts.templates = a.templates;
+    opts.timeout = a.timeout;
+    // Read no more than the limit (and one byte to know it is over): a
+    // device or an endless pipe costs at most that.
+    let limit = opts.max_input_bytes;
+    let bytes = match a.file.as_deref() {
+        None => read_stdin(limit)?,
+        Some(p) if p == Path::new("-") => read_stdin(limit)?,
+        Some(p) => unchaff::limits::read_file_limited(p, limit)
+            .map_err(|e| format!("cannot read {}: {e}", p.display()))?,
+    };
     let input = Input::new(&bytes)
         .with_url(a.url.as_deref())
         .with_charset(a.charset.as_deref());
@@ -358,10 +366,17 @@ fn cmd_extract(a: ExtractArgs) -> CliResult {
     Ok(())
 }
 
-fn read_stdin() -> Result<Vec<u8>, std::io::Error> {
-    let mut buf = Vec::new();
-    std::io::stdin().lock().read_to_end(&mut buf)?;
-    Ok(buf)
+fn read_stdin(limit: usize) -> Result<Vec<u8>, String> {
+    unchaff::limits::read_limited(std::io::stdin().lock(), limit)
+        .map_err(|e| format!("cannot read standard input: {e}"))
+}
+
+/// A positive number of seconds (`--timeout`).
+fn parse_seconds(s: &str) -> Result<Duration, String> {
+    match s.parse::<f64>() {
+        Ok(x) if x > 0.0 => Duration::try_from_secs_f64(x).map_err(|e| e.to_string()),
+        _ => Err(format!("expected a positive number of seconds, got {s:?}")),
+    }
 }
 
 /// Expands arguments into dataset folders: a folder with a manifest is
@@ -397,10 +412,31 @@ fn with_threads<T: Send>(
         Some(n) => {
             let pool = rayon::ThreadPoolBuilder::new()
                 .num_threads(n.max(1))
-                .build()?;
+                .build()
+                .map_err(|e| threads_error(n, e))?;
             Ok(pool.install(f))
         }
     }
+}
+
+/// Most worker threads `--threads` accepts: far above any core count this
+/// runs on (more threads only add stacks), and below the system's limit on
+/// threads, where starting the pool would fail with a bare "os error 11".
+const MAX_THREADS: usize = 1024;
+
+/// `--threads`: 1 to [`MAX_THREADS`].
+fn parse_threads(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(n) if (1..=MAX_THREADS).contains(&n) => Ok(n),
+        _ => Err(format!("expected 1 to {MAX_THREADS} threads, got {s:?}")),
+    }
+}
+
+/// The error of a worker pool that could not start: it names the flag
+/// (the system's own message alone, "Resource temporarily unavailable
+/// (os error 11)", does not say what to change).
+fn threads_error(n: usize, e: rayon::ThreadPoolBuildError) -> String {
+    format!("--threads {n}: cannot start {n} worker threads ({e}); ask for fewer")
 }
 
 fn cmd_eval(a: EvalArgs) -> CliResult {
@@ -631,7 +667,8 @@ fn cmd_bench(a: BenchArgs) -> CliResult {
     }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(a.threads.max(1))
-        .build()?;
+        .build()
+        .map_err(|e| threads_error(a.threads, e))?;
     // One untimed warm-up pass, then the timed passes; the fastest counts.
     let mut best: Option<(Duration, StageTimes, usize)> = None;
     for pass in 0..=a.repeat.max(1) {

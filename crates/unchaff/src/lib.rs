@@ -66,6 +66,7 @@ pub mod dom;
 mod error;
 mod extractor;
 pub mod html_out;
+pub mod limits;
 pub mod markdown;
 pub mod metadata;
 pub mod model;

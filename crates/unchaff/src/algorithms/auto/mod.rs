@@ -108,8 +108,7 @@ impl AutoModel {
 
     /// Reads a saved model.
     pub fn load(path: &std::path::Path) -> Result<AutoModel, Error> {
-        let json = std::fs::read_to_string(path)
-            .map_err(|e| Error::Model(format!("{}: {e}", path.display())))?;
+        let json = crate::limits::read_model_file(path)?;
         AutoModel::from_json(&json)
     }
 
