@@ -221,7 +221,7 @@ pub fn annotate<'a>(dom: &'a Dom, source: &'a str, root: NodeId) -> Page<'a> {
 /// 4,096 nodes is nothing next to their statistics.
 const NODES_PER_DEADLINE_CHECK: u32 = 4096;
 
-/// [`annotate`], checking `deadline` every [`NODES_PER_DEADLINE_CHECK`]
+/// [`annotate`], checking `deadline` every 4,096
 /// nodes ([`Error::Timeout`] when it passes); the page carries the
 /// deadline on to the algorithm.
 pub fn annotate_until<'a>(

@@ -142,7 +142,11 @@ fn attribute_flood_is_capped() {
             .collect::<String>()
     );
     let f = parse::prefilter(&math);
-    assert!(f.contains("\"/><mn>"), "{}", &f[f.len().saturating_sub(40)..]);
+    assert!(
+        f.contains("\"/><mn>"),
+        "{}",
+        &f[f.len().saturating_sub(40)..]
+    );
 }
 
 #[test]

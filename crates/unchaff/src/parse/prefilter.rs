@@ -267,23 +267,29 @@ impl FormattingList {
     fn start(&mut self, key: u128, attrs: &[u8]) -> bool {
         if FORMATTING_KEYS.contains(&key) {
             let from = self.after_marker();
-            if key == A || key == NOBR {
-                // A second <a> (or <nobr>) closes the first.
+            let entry = Entry::Formatting {
+                key,
+                attrs: attr_hash(attrs),
+            };
+            let same = self.list[from..].iter().filter(|&&e| e == entry).count();
+            // A second <a> (or <nobr>) closes the first.
+            let replaces = (key == A || key == NOBR)
+                && self.list[from..]
+                    .iter()
+                    .any(|e| matches!(e, Entry::Formatting { key: k, .. } if *k == key));
+            // Decide before changing the list: a dropped tag changes nothing.
+            if !replaces && same < NOAHS_ARK && self.open >= MAX_OPEN_FORMATTING {
+                return true;
+            }
+            if replaces {
                 self.remove_last(key);
             }
-            let hash = attr_hash(attrs);
-            let entry = Entry::Formatting { key, attrs: hash };
-            let mut same = self.list[from..].iter().filter(|&&e| e == entry).count();
-            if same >= NOAHS_ARK {
+            if let Some(p) = (same >= NOAHS_ARK)
+                .then(|| self.list[from..].iter().position(|&e| e == entry))
+                .flatten()
+            {
                 // The earliest identical entry goes.
-                while same >= NOAHS_ARK {
-                    if let Some(p) = self.list[from..].iter().position(|&e| e == entry) {
-                        self.remove(from + p);
-                    }
-                    same -= 1;
-                }
-            } else if self.open >= MAX_OPEN_FORMATTING {
-                return true;
+                self.remove(from + p);
             }
             self.list.push(entry);
             self.open += 1;
@@ -410,7 +416,7 @@ pub fn prefilter(html: &str) -> std::borrow::Cow<'_, str> {
     prefilter_until(html, &Deadline::NONE).unwrap_or(std::borrow::Cow::Borrowed(html))
 }
 
-/// [`prefilter`], checking `deadline` every [`TAGS_PER_DEADLINE_CHECK`]
+/// [`prefilter`], checking `deadline` every 1,024
 /// tags: [`Error::Timeout`] when it passes.
 pub fn prefilter_until<'h>(
     html: &'h str,
@@ -906,6 +912,13 @@ mod tests {
                 .collect::<String>()
         );
         unchanged(&[&open_cells]);
+        // A dropped <a> closes no earlier <a>: the list stays at the cap.
+        let links = format!(
+            "{}{}",
+            (0..n).map(|i| format!("<b id={i}>")).collect::<String>(),
+            "<a href=x>l".repeat(100)
+        );
+        assert_eq!(s(&links).matches("<a ").count(), 0);
         // A cell outside a table is no marker: the tree builder ignores it.
         let fake = (0..n)
             .map(|i| format!("<td><b id={i}></td>"))

@@ -308,8 +308,16 @@ impl Algorithm for Auto {
     }
 
     fn run(&self, page: &Page<'_>) -> Selection {
+        // At the deadline, stop between phases: the extractor reports the
+        // timeout and drops the (empty) selection.
         let b = features::blocks(page, &self.vocab);
+        if page.deadline.expired() {
+            return Selection::default();
+        }
         let p = self.classify(&b);
+        if page.deadline.expired() {
+            return Selection::default();
+        }
         self.select(page, &b, &p)
     }
 }
