@@ -5,8 +5,8 @@ mod batch;
 mod fetch;
 
 use std::collections::HashMap;
-use std::io::{Read, Write};
-use std::path::PathBuf;
+use std::io::Write;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
@@ -168,6 +168,9 @@ struct ExtractArgs {
     /// A site template library: the page's site's entries (site = the --url host) are deleted first.
     #[arg(long, value_name = "FILE")]
     templates: Option<PathBuf>,
+    /// Give up on the page after this many seconds (an error at the deadline, in whatever stage it is).
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    timeout: Option<Duration>,
     /// Markdown: write links as [text](url), resolved against --url or the page's <base>.
     #[arg(long)]
     links: bool,
@@ -202,7 +205,7 @@ struct EvalArgs {
     #[arg(long)]
     markdown: bool,
     /// Worker threads (default: all cores). Results do not depend on it.
-    #[arg(long, short = 'j')]
+    #[arg(long, short = 'j', value_parser = parse_threads)]
     threads: Option<usize>,
     /// A site template library applied before the algorithm (site: each page's manifest url host, else its site field, as every algorithm sees it).
     #[arg(long, value_name = "FILE")]
@@ -245,7 +248,7 @@ struct BenchArgs {
     #[command(flatten)]
     alg: AlgorithmArgs,
     /// Worker threads.
-    #[arg(long, short = 'j', default_value_t = 1)]
+    #[arg(long, short = 'j', default_value_t = 1, value_parser = parse_threads)]
     threads: usize,
     /// Passes over the pages; the fastest is reported.
     #[arg(long, default_value_t = 3)]
@@ -411,6 +414,7 @@ fn cmd_extract(a: ExtractArgs) -> CliResult {
         .with_tables(!a.no_tables)
         .with_max_input_bytes(a.max_bytes);
     opts.templates = a.templates.clone();
+    opts.timeout = a.timeout;
     let extractor = Extractor::new(&opts)?;
     let inputs = if a.inputs.is_empty() {
         vec!["-".to_owned()]
@@ -473,10 +477,13 @@ fn read_input(name: &str, a: &ExtractArgs) -> Result<Page, String> {
             charset: a.charset.clone().or(f.charset),
         });
     }
+    // Read no more than the limit (and one byte to know it is over): a
+    // device or an endless pipe costs at most that.
     let bytes = if name == "-" {
-        read_stdin().map_err(|e| format!("standard input: {e}"))?
+        read_stdin(a.max_bytes)?
     } else {
-        std::fs::read(name).map_err(|e| format!("cannot read {name}: {e}"))?
+        unchaff::limits::read_file_limited(Path::new(name), a.max_bytes)
+            .map_err(|e| format!("cannot read {name}: {e}"))?
     };
     Ok(Page {
         bytes,
@@ -505,10 +512,17 @@ fn warn_unused_flags(a: &ExtractArgs) {
     }
 }
 
-fn read_stdin() -> Result<Vec<u8>, std::io::Error> {
-    let mut buf = Vec::new();
-    std::io::stdin().lock().read_to_end(&mut buf)?;
-    Ok(buf)
+fn read_stdin(limit: usize) -> Result<Vec<u8>, String> {
+    unchaff::limits::read_limited(std::io::stdin().lock(), limit)
+        .map_err(|e| format!("cannot read standard input: {e}"))
+}
+
+/// A positive number of seconds (`--timeout`).
+fn parse_seconds(s: &str) -> Result<Duration, String> {
+    match s.parse::<f64>() {
+        Ok(x) if x > 0.0 => Duration::try_from_secs_f64(x).map_err(|e| e.to_string()),
+        _ => Err(format!("expected a positive number of seconds, got {s:?}")),
+    }
 }
 
 /// Expands arguments into dataset folders: a folder with a manifest is
@@ -544,10 +558,31 @@ fn with_threads<T: Send>(
         Some(n) => {
             let pool = rayon::ThreadPoolBuilder::new()
                 .num_threads(n.max(1))
-                .build()?;
+                .build()
+                .map_err(|e| threads_error(n, e))?;
             Ok(pool.install(f))
         }
     }
+}
+
+/// Most worker threads `--threads` accepts: far above any core count this
+/// runs on (more threads only add stacks), and below the system's limit on
+/// threads, where starting the pool would fail with a bare "os error 11".
+const MAX_THREADS: usize = 1024;
+
+/// `--threads`: 1 to [`MAX_THREADS`].
+fn parse_threads(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(n) if (1..=MAX_THREADS).contains(&n) => Ok(n),
+        _ => Err(format!("expected 1 to {MAX_THREADS} threads, got {s:?}")),
+    }
+}
+
+/// The error of a worker pool that could not start: it names the flag
+/// (the system's own message alone, "Resource temporarily unavailable
+/// (os error 11)", does not say what to change).
+fn threads_error(n: usize, e: rayon::ThreadPoolBuildError) -> String {
+    format!("--threads {n}: cannot start {n} worker threads ({e}); ask for fewer")
 }
 
 fn cmd_eval(a: EvalArgs) -> CliResult {
@@ -805,7 +840,8 @@ fn cmd_bench(a: BenchArgs) -> CliResult {
     }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(a.threads.max(1))
-        .build()?;
+        .build()
+        .map_err(|e| threads_error(a.threads, e))?;
     // One untimed warm-up pass, then the timed passes; the fastest counts.
     let mut best: Option<(Duration, StageTimes, usize)> = None;
     for pass in 0..=a.repeat.max(1) {

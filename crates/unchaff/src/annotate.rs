@@ -14,7 +14,9 @@
 
 use rustc_hash::FxHashMap;
 
+use crate::Error;
 use crate::dom::{Dom, Edge, NodeId, NodeKind, Tag};
+use crate::limits::{Deadline, Stage};
 
 /// Interned tag path (`html/body/div/p`).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug, Default)]
@@ -134,6 +136,11 @@ pub struct Page<'a> {
     /// The page's URL when the caller knows it ([`crate::Input::url`]);
     /// site-aware algorithms key their templates by its host.
     pub url: Option<&'a str>,
+    /// When the page's time is up ([`crate::Options::timeout`]): an
+    /// algorithm with long loops polls [`Deadline::expired`] and may stop
+    /// early with any selection; the extractor then reports
+    /// [`crate::Error::Timeout`].
+    pub deadline: Deadline,
 }
 
 impl Page<'_> {
@@ -203,6 +210,27 @@ pub fn collapsed_len(s: &str) -> u32 {
 
 /// Builds the [`Page`] for the subtree of `root`.
 pub fn annotate<'a>(dom: &'a Dom, source: &'a str, root: NodeId) -> Page<'a> {
+    // Without a deadline the pass cannot fail.
+    match annotate_until(dom, source, root, &Deadline::NONE) {
+        Ok(page) => page,
+        Err(_) => unreachable!("no deadline, no error"),
+    }
+}
+
+/// Nodes between deadline checks in [`annotate_until`]: a clock read per
+/// 4,096 nodes is nothing next to their statistics.
+const NODES_PER_DEADLINE_CHECK: u32 = 4096;
+
+/// [`annotate`], checking `deadline` every 4,096
+/// nodes ([`Error::Timeout`] when it passes); the page carries the
+/// deadline on to the algorithm.
+pub fn annotate_until<'a>(
+    dom: &'a Dom,
+    source: &'a str,
+    root: NodeId,
+    deadline: &Deadline,
+) -> Result<Page<'a>, Error> {
+    let mut seen: u32 = 0;
     let mut stats = vec![NodeStats::default(); dom.len()];
     let mut texts = Vec::new();
     let mut elements = Vec::new();
@@ -229,6 +257,10 @@ pub fn annotate<'a>(dom: &'a Dom, source: &'a str, root: NodeId) -> Page<'a> {
     for edge in dom.traverse(root) {
         match edge {
             Edge::Enter(id) => {
+                seen = seen.wrapping_add(1);
+                if seen.is_multiple_of(NODES_PER_DEADLINE_CHECK) {
+                    deadline.check(Stage::Annotate)?;
+                }
                 let parent = dom.node(id).parent;
                 let (parent_path, depth) = if id == root {
                     (root_parent_path, 0)
@@ -289,7 +321,7 @@ pub fn annotate<'a>(dom: &'a Dom, source: &'a str, root: NodeId) -> Page<'a> {
             }
         }
     }
-    Page {
+    Ok(Page {
         dom,
         source,
         root,
@@ -298,7 +330,8 @@ pub fn annotate<'a>(dom: &'a Dom, source: &'a str, root: NodeId) -> Page<'a> {
         elements,
         paths,
         url: None,
-    }
+        deadline: *deadline,
+    })
 }
 
 #[cfg(test)]

@@ -21,6 +21,26 @@ pub enum Error {
         /// Share of control bytes seen.
         percent: u32,
     },
+    /// The page would build more elements than its budget
+    /// ([`crate::Options::max_elements`]): markup that makes the HTML5
+    /// tree builder multiply elements (see [`crate::limits`]).
+    #[error("page builds more than {limit} elements (the element budget)")]
+    TooManyElements {
+        /// The budget in force.
+        limit: usize,
+    },
+    /// The page took longer than [`crate::Options::timeout`]; stopped at
+    /// the deadline, in `stage`.
+    #[error("page took longer than the time limit of {limit:?} (stopped in the {stage} stage)")]
+    Timeout {
+        /// The limit in force.
+        limit: std::time::Duration,
+        /// The stage that was running.
+        stage: crate::limits::Stage,
+    },
+    /// Reading the input failed.
+    #[error("cannot read the input: {0}")]
+    Io(#[from] std::io::Error),
     /// A gzip stream that is corrupt or cut short.
     #[error("gzip input is corrupt or truncated: {0}")]
     Gzip(String),

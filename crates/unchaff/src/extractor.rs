@@ -8,6 +8,7 @@ use crate::algorithms::{self, Algorithm, Selection};
 use crate::annotate::{self, Page};
 use crate::decode::{self, CharsetSource};
 use crate::dom::{Dom, NodeId};
+use crate::limits::{self, Deadline, Stage};
 use crate::metadata::{self, Metadata};
 use crate::{Error, Format, Input, Method, Options, clean, parse, render};
 
@@ -225,9 +226,15 @@ impl Extractor {
     ) -> Result<(Extraction, R), Error> {
         let mut times = StageTimes::default();
         let t0 = Instant::now();
+        let deadline = Deadline::after(self.options.timeout);
         let decoded = decode_input(input, self.options.max_input_bytes)?;
+        deadline.check(Stage::Decode)?;
         let t1 = Instant::now();
-        let mut dom = parse::parse(&decoded.text);
+        let budget = self
+            .options
+            .max_elements
+            .unwrap_or_else(|| limits::element_budget(decoded.text.len()));
+        let mut dom = parse::parse_limited(&decoded.text, budget, &deadline)?;
         let t2 = Instant::now();
         let root = dom.content_root();
         let url = input.url;
@@ -243,12 +250,17 @@ impl Extractor {
             Format::Text => None,
             _ => render::base_url(&dom, url),
         };
+        deadline.check(Stage::Annotate)?;
         clean::clean(&mut dom, root);
         let removed = self.apply_templates(&mut dom, root, url);
-        let mut page = annotate::annotate(&dom, &decoded.text, root);
+        deadline.check(Stage::Annotate)?;
+        let mut page = annotate::annotate_until(&dom, &decoded.text, root, &deadline)?;
         page.url = url;
         let t3 = Instant::now();
         let selection = self.algorithm.run(&page);
+        // An algorithm may stop early at the deadline: its selection is
+        // then not to be used.
+        deadline.check(Stage::Algorithm)?;
         let t4 = Instant::now();
         let pruned;
         let dom = if self.options.tables {
@@ -259,15 +271,21 @@ impl Extractor {
         };
         let text = render::text(dom, root, &selection);
         let title = render::title(dom);
-        let markdown = matches!(fmt, Format::Markdown | Format::Json).then(|| {
+        deadline.check(Stage::Render)?;
+        let markdown = if matches!(fmt, Format::Markdown | Format::Json) {
             let o = render::MarkdownOptions {
                 links: self.options.links,
                 images: self.options.images,
             };
-            render::markdown(dom, root, &selection, base.as_ref(), o)
-        });
+            let md = render::markdown(dom, root, &selection, base.as_ref(), o);
+            deadline.check(Stage::Render)?;
+            Some(md)
+        } else {
+            None
+        };
         let html = (fmt == Format::Html || (fmt == Format::Json && self.options.json_html))
             .then(|| render::html(dom, root, &selection, base.as_ref()));
+        deadline.check(Stage::Render)?;
         if want_meta {
             metadata::detect_language(&mut meta, &text);
         }

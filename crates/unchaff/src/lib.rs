@@ -65,6 +65,7 @@ pub mod decode;
 pub mod dom;
 mod error;
 mod extractor;
+pub mod limits;
 pub mod metadata;
 pub mod model;
 mod normalize;

@@ -1083,13 +1083,20 @@ pub fn metadata(dom: &Dom, url: Option<&Url>, text: &str) -> Metadata {
     } else {
         detect_language(&mut m, text);
     }
+    // Only a web address is a canonical URL: `javascript:`, `data:` and
+    // the like are not (and a page could plant them for whoever follows).
+    let web_url = |c: &str| {
+        let u = match url {
+            Some(u) => u.join(c).ok()?,
+            None => Url::parse(c).ok()?,
+        };
+        matches!(u.scheme(), "http" | "https").then(|| u.to_string())
+    };
     m.canonical = f
         .canonical
-        .or_else(|| meta(&["og:url"]))
-        .and_then(|c| match url {
-            Some(u) => u.join(&c).ok().map(|u| u.to_string()),
-            None => Url::parse(&c).ok().map(|u| u.to_string()),
-        });
+        .as_deref()
+        .and_then(web_url)
+        .or_else(|| meta(&["og:url"]).as_deref().and_then(web_url));
     let mut seen = FxHashSet::default();
     let tags = f
         .meta
@@ -1147,6 +1154,17 @@ mod tests {
         assert_eq!(m.author.as_deref(), Some("Jane Roe"));
         assert_eq!(m.published.as_deref(), Some("2023-07-04"));
         assert_eq!(m.canonical.as_deref(), Some("https://example.org/bees"));
+        // Only http(s) addresses are canonical URLs: a script is not, and
+        // og:url stands in for it.
+        let bad = r#"<head><link rel=canonical href="javascript:alert(1)">
+            <meta property="og:url" content="https://example.org/good"></head>"#;
+        let m = meta_of(bad, Some("https://example.org/a"));
+        assert_eq!(m.canonical.as_deref(), Some("https://example.org/good"));
+        for href in ["JavaScript:alert(1)", "data:text/html,x", "vbscript:x"] {
+            let html = format!("<head><link rel=canonical href=\"{href}\"></head>");
+            assert_eq!(meta_of(&html, None).canonical, None, "{href}");
+            assert_eq!(meta_of(&html, Some("https://example.org/")).canonical, None);
+        }
         // Without the <time>, the URL's date.
         let m = meta_of("<p>x</p>", Some("https://example.org/2021/05/06/bees"));
         assert_eq!(m.published.as_deref(), Some("2021-05-06"));

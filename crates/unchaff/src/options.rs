@@ -2,6 +2,7 @@
 //! [`crate::Extractor`] once) and [`Input`] (one page).
 
 use std::path::PathBuf;
+use std::time::Duration;
 
 use crate::Method;
 use crate::decode;
@@ -47,6 +48,19 @@ pub struct Options {
     /// The largest input accepted, after decompression
     /// ([`decode::DEFAULT_MAX_INPUT`] by default).
     pub max_input_bytes: usize,
+    /// The most elements a page may build (its own tags and those the
+    /// HTML5 tree builder adds); more is [`crate::Error::TooManyElements`].
+    /// `None` (the default) is [`crate::limits::element_budget`] of the
+    /// input's size: 200,000 plus one per 8 bytes, which bounds memory per
+    /// input byte and leaves real pages (the dev data: at most 28,000 nodes)
+    /// untouched.
+    pub max_elements: Option<usize>,
+    /// The most time one page may take, checked inside the stages (the
+    /// pre-pass and parse at intervals, the statistics pass, the algorithm,
+    /// between renderers): past it the page is [`crate::Error::Timeout`],
+    /// at the deadline rather than when the page is done. `None` (the
+    /// default): no limit.
+    pub timeout: Option<Duration>,
     /// A site template library (cargo feature `templates`): the recurring
     /// leaf tags of the page's site (its [`Input::url`] host) are deleted
     /// before any algorithm runs.
@@ -75,6 +89,8 @@ impl Default for Options {
             params: Vec::new(),
             format: Format::Text,
             max_input_bytes: decode::DEFAULT_MAX_INPUT,
+            max_elements: None,
+            timeout: None,
             templates: None,
             links: false,
             images: false,
@@ -112,6 +128,18 @@ impl Options {
     /// Sets [`Options::max_input_bytes`].
     pub fn with_max_input_bytes(mut self, limit: usize) -> Options {
         self.max_input_bytes = limit;
+        self
+    }
+
+    /// Sets [`Options::max_elements`].
+    pub fn with_max_elements(mut self, limit: usize) -> Options {
+        self.max_elements = Some(limit);
+        self
+    }
+
+    /// Sets [`Options::timeout`].
+    pub fn with_timeout(mut self, limit: Duration) -> Options {
+        self.timeout = Some(limit);
         self
     }
 

@@ -244,6 +244,10 @@ impl Algorithm for Cetd {
         let dom = page.dom;
         let root = page.root;
         let d = self.densities(page);
+        // At the deadline, stop between phases (the extractor reports it).
+        if page.deadline.expired() {
+            return Selection::default();
+        }
         let n = dom.len();
 
         // The element of largest DensitySum in each subtree, first in

@@ -235,7 +235,14 @@ impl Algorithm for CetdTpc {
             return Selection::default();
         }
         let cp = content_paths(page, self.lambda);
+        // At the deadline, stop between phases (the extractor reports it).
+        if page.deadline.expired() {
+            return Selection::default();
+        }
         let covered = self.coverage_counts(page, &cp);
+        if page.deadline.expired() {
+            return Selection::default();
+        }
         let total: u64 = page
             .texts
             .iter()

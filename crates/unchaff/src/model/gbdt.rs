@@ -131,8 +131,7 @@ impl Model {
 
     /// Reads a saved model from a file.
     pub fn load(path: &std::path::Path) -> Result<Model, Error> {
-        let json = std::fs::read_to_string(path)
-            .map_err(|e| Error::Model(format!("{}: {e}", path.display())))?;
+        let json = crate::limits::read_model_file(path)?;
         Model::from_json(&json)
     }
 

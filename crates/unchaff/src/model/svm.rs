@@ -87,8 +87,7 @@ impl Model {
 
     /// Loads a model from a JSON file.
     pub fn load(path: &std::path::Path) -> Result<Model, Error> {
-        let s = std::fs::read_to_string(path)
-            .map_err(|e| Error::Model(format!("cannot read {}: {e}", path.display())))?;
+        let s = crate::limits::read_model_file(path)?;
         Model::from_json(&s).map_err(|e| match e {
             Error::Model(m) => Error::Model(format!("{}: {m}", path.display())),
             other => other,

@@ -12,7 +12,7 @@
 //! fragment node, so they vanish without a cleaning step.
 
 use std::borrow::Cow;
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 
 use html5ever::interface::{ElementFlags, NodeOrText, QuirksMode, TreeSink};
 use html5ever::tendril::{StrTendril, TendrilSink};
@@ -20,26 +20,71 @@ use html5ever::{
     Attribute, ExpandedName, LocalName, Namespace, QualName, local_name, ns, parse_document,
 };
 
+use crate::Error;
 use crate::dom::{Attr, DOCUMENT, Dom, ElementData, NodeId, NodeKind};
+use crate::limits::{Deadline, Stage};
 
 mod prefilter;
 
-pub use prefilter::{MAX_DEPTH, prefilter};
+pub use prefilter::{MAX_ATTRIBUTES, MAX_DEPTH, MAX_OPEN_FORMATTING, prefilter, prefilter_until};
+
+/// How much markup [`parse_limited`] gives the tree builder at a time,
+/// checking the deadline and the element budget in between: 64 KiB parse
+/// in about a millisecond.
+pub const PARSE_CHUNK: usize = 64 * 1024;
 
 /// Parses a whole document, after the [`prefilter`] (script, style and
 /// noscript bodies skipped, unread attributes such as `data-*` cut, nesting
-/// capped at [`MAX_DEPTH`]).
+/// capped at [`MAX_DEPTH`], open formatting elements at
+/// [`MAX_OPEN_FORMATTING`], attributes at [`MAX_ATTRIBUTES`]), with no
+/// element budget and no deadline.
 pub fn parse(html: &str) -> Dom {
     parse_unfiltered(&prefilter(html))
 }
 
+/// [`parse`] within limits: at most `max_elements` elements built (the
+/// page's and those the tree builder adds), else
+/// [`Error::TooManyElements`]; `deadline` checked in the pre-pass and
+/// between chunks of [`PARSE_CHUNK`] bytes, else [`Error::Timeout`]. The
+/// tree is the same as [`parse`]'s when no limit is hit.
+///
+/// Past the budget, the tree builder's elements are *phantoms*: handles
+/// with no node behind them, whose children and text go nowhere; the
+/// error comes at the end of the chunk. Memory stays bounded by the budget
+/// even where the pre-pass's caps are fooled.
+pub fn parse_limited(html: &str, max_elements: usize, deadline: &Deadline) -> Result<Dom, Error> {
+    let filtered = prefilter_until(html, deadline)?;
+    let mut parser = parse_document(Sink::new(max_elements), Default::default());
+    let mut rest: &str = &filtered;
+    while !rest.is_empty() {
+        let mut cut = rest.len().min(PARSE_CHUNK);
+        while !rest.is_char_boundary(cut) {
+            cut += 1;
+        }
+        let (chunk, tail) = rest.split_at(cut);
+        parser.process(StrTendril::from_slice(chunk));
+        rest = tail;
+        if parser.tokenizer.sink.sink.phantoms.get() > 0 {
+            return Err(Error::TooManyElements {
+                limit: max_elements,
+            });
+        }
+        deadline.check(Stage::Parse)?;
+    }
+    // The end of input closes what is open, and may make a few elements.
+    let (dom, phantoms) = parser.finish();
+    if phantoms > 0 {
+        return Err(Error::TooManyElements {
+            limit: max_elements,
+        });
+    }
+    Ok(dom)
+}
+
 /// Parses a whole document exactly as given.
 pub fn parse_unfiltered(html: &str) -> Dom {
-    let sink = Sink {
-        dom: RefCell::new(Dom::new()),
-    };
-    let parser = parse_document(sink, Default::default());
-    parser.one(StrTendril::from_slice(html))
+    let parser = parse_document(Sink::new(usize::MAX), Default::default());
+    parser.one(StrTendril::from_slice(html)).0
 }
 
 /// The tree builder's handle on a node: its arena id and, for elements,
@@ -48,11 +93,16 @@ pub fn parse_unfiltered(html: &str) -> Dom {
 /// handle lets [`TreeSink::elem_name`] lend it without touching the arena,
 /// which sits behind a `RefCell` and so could only hand out clones
 /// (cloning and dropping them was 3% of `unchaff bench`).
+///
+/// A *phantom* (`phantom > 0`, made past the element budget) has no node:
+/// the sink ignores whatever is done to it.
 #[derive(Clone, Debug)]
 struct Handle {
     id: NodeId,
     ns: Namespace,
     local: LocalName,
+    /// 0 for a real node; else this phantom's serial number.
+    phantom: u32,
 }
 
 impl Handle {
@@ -62,15 +112,33 @@ impl Handle {
             id,
             ns: ns!(),
             local: local_name!(""),
+            phantom: 0,
         }
+    }
+
+    /// Whether the handle has no node behind it.
+    fn is_phantom(&self) -> bool {
+        self.phantom > 0
     }
 }
 
 struct Sink {
     dom: RefCell<Dom>,
+    /// Elements still to be stored; past them, elements are phantoms.
+    budget: Cell<usize>,
+    /// Phantoms made so far.
+    phantoms: Cell<u32>,
 }
 
 impl Sink {
+    fn new(max_elements: usize) -> Sink {
+        Sink {
+            dom: RefCell::new(Dom::new()),
+            budget: Cell::new(max_elements),
+            phantoms: Cell::new(0),
+        }
+    }
+
     fn add_text(dom: &mut Dom, parent: NodeId, text: &str) {
         let last = dom.nodes[parent.index()].last_child;
         if !last.is_none() && matches!(dom.nodes[last.index()].kind, NodeKind::Text { .. }) {
@@ -101,11 +169,12 @@ impl Sink {
 
 impl TreeSink for Sink {
     type Handle = Handle;
-    type Output = Dom;
+    /// The tree, and how many phantoms were made.
+    type Output = (Dom, u32);
     type ElemName<'a> = ExpandedName<'a>;
 
-    fn finish(self) -> Dom {
-        self.dom.into_inner()
+    fn finish(self) -> (Dom, u32) {
+        (self.dom.into_inner(), self.phantoms.get())
     }
 
     fn parse_error(&self, _msg: Cow<'static, str>) {}
@@ -122,6 +191,17 @@ impl TreeSink for Sink {
     }
 
     fn create_element(&self, name: QualName, attrs: Vec<Attribute>, _: ElementFlags) -> Handle {
+        let Some(left) = self.budget.get().checked_sub(1) else {
+            let serial = self.phantoms.get().saturating_add(1);
+            self.phantoms.set(serial);
+            return Handle {
+                id: DOCUMENT,
+                ns: name.ns,
+                local: name.local,
+                phantom: serial,
+            };
+        };
+        self.budget.set(left);
         let mut dom = self.dom.borrow_mut();
         let tag = dom.intern_tag(&name.local);
         let attrs_start = u32::try_from(dom.attrs.len()).unwrap_or(u32::MAX);
@@ -137,6 +217,7 @@ impl TreeSink for Sink {
             id,
             ns: name.ns,
             local: name.local,
+            phantom: 0,
         }
     }
 
@@ -149,10 +230,13 @@ impl TreeSink for Sink {
     }
 
     fn append(&self, parent: &Handle, child: NodeOrText<Handle>) {
+        if parent.is_phantom() {
+            return;
+        }
         let mut dom = self.dom.borrow_mut();
         match child {
             NodeOrText::AppendNode(c) => {
-                if Sink::is_linkable(&dom, c.id) {
+                if !c.is_phantom() && Sink::is_linkable(&dom, c.id) {
                     dom.append_child(parent.id, c.id);
                 }
             }
@@ -166,7 +250,8 @@ impl TreeSink for Sink {
         prev_element: &Handle,
         child: NodeOrText<Handle>,
     ) {
-        let has_parent = !self.dom.borrow().nodes[element.id.index()].parent.is_none();
+        let has_parent =
+            !element.is_phantom() && !self.dom.borrow().nodes[element.id.index()].parent.is_none();
         if has_parent {
             self.append_before_sibling(element, child);
         } else {
@@ -176,23 +261,29 @@ impl TreeSink for Sink {
 
     fn append_doctype_to_document(&self, _: StrTendril, _: StrTendril, _: StrTendril) {}
 
-    fn get_template_contents(&self, _target: &Handle) -> Handle {
+    fn get_template_contents(&self, target: &Handle) -> Handle {
+        if target.is_phantom() {
+            return target.clone();
+        }
         // An unlinked fragment: whatever goes in it never reaches the page.
         Handle::other(self.dom.borrow_mut().push(NodeKind::Document))
     }
 
     fn same_node(&self, x: &Handle, y: &Handle) -> bool {
-        x.id == y.id
+        x.id == y.id && x.phantom == y.phantom
     }
 
     fn set_quirks_mode(&self, _mode: QuirksMode) {}
 
     fn append_before_sibling(&self, sibling: &Handle, new_node: NodeOrText<Handle>) {
+        if sibling.is_phantom() {
+            return;
+        }
         let mut dom = self.dom.borrow_mut();
         let sibling = sibling.id;
         match new_node {
             NodeOrText::AppendNode(c) => {
-                if !Sink::is_linkable(&dom, c.id) {
+                if c.is_phantom() || !Sink::is_linkable(&dom, c.id) {
                     return;
                 }
                 dom.detach(c.id);
@@ -212,6 +303,9 @@ impl TreeSink for Sink {
     }
 
     fn add_attrs_if_missing(&self, target: &Handle, attrs: Vec<Attribute>) {
+        if target.is_phantom() {
+            return;
+        }
         let mut dom = self.dom.borrow_mut();
         let target = &target.id;
         let missing: Vec<Attribute> = attrs
@@ -238,16 +332,24 @@ impl TreeSink for Sink {
     }
 
     fn remove_from_parent(&self, target: &Handle) {
-        self.dom.borrow_mut().detach(target.id);
+        if !target.is_phantom() {
+            self.dom.borrow_mut().detach(target.id);
+        }
     }
 
     fn reparent_children(&self, node: &Handle, new_parent: &Handle) {
+        if node.is_phantom() {
+            return;
+        }
         let mut dom = self.dom.borrow_mut();
         let mut child = dom.nodes[node.id.index()].first_child;
         while let Some(c) = child.some() {
             child = dom.nodes[c.index()].next_sibling;
             dom.detach(c);
-            dom.append_child(new_parent.id, c);
+            // Into a phantom: gone.
+            if !new_parent.is_phantom() {
+                dom.append_child(new_parent.id, c);
+            }
         }
     }
 }

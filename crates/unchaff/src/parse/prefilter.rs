@@ -31,13 +31,72 @@
 //! stays, in the deepest kept element. Elements whose end tags are optional
 //! or implied (`p`, `li`, `td`, …) and void elements are not counted, so
 //! sloppy markup does not make the simulated stack drift upward.
+//!
+//! **Caps the open formatting elements at [`MAX_OPEN_FORMATTING`].** The
+//! tree builder keeps a list of the formatting elements (`<b>`, `<font>`,
+//! `<a>`, …) left open, and *reconstructs* every one of them, as new
+//! elements, in each block where text follows: 500 distinct `<b id=N>`
+//! left open in a `<div>`, then 50,000 `<div>x</div>`, made 25 million
+//! elements (4.2 GB) of 605 KB. The standard bounds only identical entries
+//! (three, its "Noah's Ark" clause); the pre-pass simulates the list —
+//! formatting start tags add, their end tags remove, table cells and
+//! captions set markers that their end clears — and drops formatting start
+//! tags (and as many end tags of the same name) that would put more than
+//! [`MAX_OPEN_FORMATTING`] entries in it; their text stays. The simulation
+//! errs on counting too many, never on the page's side; what it cannot
+//! see, the element budget of [`crate::parse::parse_limited`] bounds.
+//!
+//! **Caps attributes per element at [`MAX_ATTRIBUTES`].** The tokenizer
+//! compares each attribute's name with all the earlier ones of its tag, so
+//! one element with 400,000 attributes took 56 s. Attributes past the cap
+//! are cut (the tag keeps its `/>`).
 
 use memchr::{memchr, memmem};
+
+use crate::Error;
+use crate::limits::{Deadline, Stage};
 
 /// Deepest nesting of elements kept; deeper start tags are dropped.
 /// 512 = Blink's `kMaximumHTMLParserDOMTreeDepth`; real pages stay under
 /// ~150 (dev data).
 pub const MAX_DEPTH: usize = 512;
+
+/// Most entries in the simulated list of active formatting elements
+/// (module doc); formatting start tags past it are dropped. Real pages
+/// keep a handful open (the 5,900 dev pages: at most 13, a page of
+/// unclosed `<font>`s); each entry can cost the tree builder one element
+/// per block.
+pub const MAX_OPEN_FORMATTING: usize = 64;
+
+/// Most attributes kept on one start tag; the rest are cut. The dev data's
+/// busiest tag keeps 198 (after the unread ones are cut); 512 holds the
+/// tokenizer's duplicate check (quadratic in the count) to 131,000
+/// comparisons a tag.
+pub const MAX_ATTRIBUTES: usize = 512;
+
+/// How many identical entries (same name, same attributes) the list of
+/// active formatting elements holds: the standard's Noah's Ark clause.
+const NOAHS_ARK: usize = 3;
+
+/// Tags between deadline checks in the pre-pass: a clock read every 1,024
+/// tags costs nothing measurable and is well under a millisecond apart.
+const TAGS_PER_DEADLINE_CHECK: u32 = 1024;
+
+/// The formatting elements: the tree builder's list holds these.
+const FORMATTING: &[&[u8]] = &[
+    b"a", b"b", b"big", b"code", b"em", b"font", b"i", b"nobr", b"s", b"small", b"strike",
+    b"strong", b"tt", b"u",
+];
+
+/// Elements that put a marker in the list (cells and captions only inside
+/// a table: elsewhere the tree builder ignores them).
+const MARKERS: &[&[u8]] = &[b"applet", b"marquee", b"object", b"template"];
+
+/// Table cells and captions: markers inside a table.
+const CELLS: &[&[u8]] = &[b"td", b"th", b"caption"];
+
+/// Table parts whose start or end tag closes an open cell of their table.
+const CLOSE_CELL: &[&[u8]] = &[b"tr", b"tbody", b"thead", b"tfoot"];
 
 /// Elements never pushed on the simulated stack: void elements, and those
 /// whose end tags are optional or implied by their siblings.
@@ -124,12 +183,168 @@ const fn keys<const N: usize>(names: &[&[u8]]) -> [u128; N] {
 const NOT_STACKED_KEYS: [u128; NOT_STACKED.len()] = keys(NOT_STACKED);
 const EMPTIED_KEYS: [u128; EMPTIED.len()] = keys(EMPTIED);
 const RAW_KEPT_KEYS: [u128; RAW_KEPT.len()] = keys(RAW_KEPT);
+const FORMATTING_KEYS: [u128; FORMATTING.len()] = keys(FORMATTING);
+const MARKER_KEYS: [u128; MARKERS.len()] = keys(MARKERS);
+const CELL_KEYS: [u128; CELLS.len()] = keys(CELLS);
+const CLOSE_CELL_KEYS: [u128; CLOSE_CELL.len()] = keys(CLOSE_CELL);
+const TABLE: u128 = name_key(b"table");
+const A: u128 = name_key(b"a");
+const NOBR: u128 = name_key(b"nobr");
 const SVG: u128 = name_key(b"svg");
 const MATH: u128 = name_key(b"math");
 const SCRIPT: u128 = name_key(b"script");
 const PLAINTEXT: u128 = name_key(b"plaintext");
 
-/// The simulated stack of open elements (see the module doc).
+/// One entry of the simulated list of active formatting elements.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Entry {
+    /// A marker: a table cell or caption (`cell`) of the table at nesting
+    /// `tables`, or an `applet`, `marquee`, `object` or `template`.
+    Marker { cell: bool, tables: u32 },
+    /// A formatting element: its name's key and a hash of its attributes.
+    Formatting { key: u128, attrs: u64 },
+}
+
+/// The simulated list of active formatting elements (see the module doc).
+#[derive(Default)]
+struct FormattingList {
+    list: Vec<Entry>,
+    /// Formatting entries in `list` (markers not counted).
+    open: usize,
+    /// Tables open (start tags seen, end tags not yet).
+    tables: u32,
+}
+
+impl FormattingList {
+    /// Where the entries after the last marker begin.
+    fn after_marker(&self) -> usize {
+        self.list
+            .iter()
+            .rposition(|e| matches!(e, Entry::Marker { .. }))
+            .map_or(0, |p| p + 1)
+    }
+
+    /// Removes entry `at` (a formatting element).
+    fn remove(&mut self, at: usize) {
+        self.list.remove(at);
+        self.open -= 1;
+    }
+
+    /// Removes the last formatting entry named `key` after the last marker.
+    fn remove_last(&mut self, key: u128) {
+        let from = self.after_marker();
+        if let Some(p) = self.list[from..]
+            .iter()
+            .rposition(|e| matches!(e, Entry::Formatting { key: k, .. } if *k == key))
+        {
+            self.remove(from + p);
+        }
+    }
+
+    /// Clears the list back to (and including) the last marker.
+    fn clear_to_marker(&mut self) {
+        while let Some(e) = self.list.pop() {
+            match e {
+                Entry::Marker { .. } => break,
+                Entry::Formatting { .. } => self.open -= 1,
+            }
+        }
+    }
+
+    /// Closes the open cell (or caption) of the innermost table, if any.
+    fn close_cell(&mut self) {
+        let open_cell = self.list.iter().rev().find_map(|e| match e {
+            Entry::Marker { cell, tables } => Some(*cell && *tables == self.tables),
+            Entry::Formatting { .. } => None,
+        });
+        if open_cell == Some(true) {
+            self.clear_to_marker();
+        }
+    }
+
+    /// A start tag the pre-pass keeps, with its attribute bytes; returns
+    /// whether to drop it instead (a formatting element past the cap).
+    fn start(&mut self, key: u128, attrs: &[u8]) -> bool {
+        if FORMATTING_KEYS.contains(&key) {
+            let from = self.after_marker();
+            let entry = Entry::Formatting {
+                key,
+                attrs: attr_hash(attrs),
+            };
+            let same = self.list[from..].iter().filter(|&&e| e == entry).count();
+            // A second <a> (or <nobr>) closes the first.
+            let replaces = (key == A || key == NOBR)
+                && self.list[from..]
+                    .iter()
+                    .any(|e| matches!(e, Entry::Formatting { key: k, .. } if *k == key));
+            // Decide before changing the list: a dropped tag changes nothing.
+            if !replaces && same < NOAHS_ARK && self.open >= MAX_OPEN_FORMATTING {
+                return true;
+            }
+            if replaces {
+                self.remove_last(key);
+            }
+            if let Some(p) = (same >= NOAHS_ARK)
+                .then(|| self.list[from..].iter().position(|&e| e == entry))
+                .flatten()
+            {
+                // The earliest identical entry goes.
+                self.remove(from + p);
+            }
+            self.list.push(entry);
+            self.open += 1;
+        } else if key == TABLE {
+            self.tables += 1;
+        } else if CELL_KEYS.contains(&key) {
+            if self.tables > 0 {
+                self.close_cell();
+                self.list.push(Entry::Marker {
+                    cell: true,
+                    tables: self.tables,
+                });
+            }
+        } else if CLOSE_CELL_KEYS.contains(&key) {
+            self.close_cell();
+        } else if MARKER_KEYS.contains(&key) {
+            self.list.push(Entry::Marker {
+                cell: false,
+                tables: self.tables,
+            });
+        }
+        false
+    }
+
+    /// An end tag (not one the pre-pass drops).
+    fn end(&mut self, key: u128) {
+        if FORMATTING_KEYS.contains(&key) {
+            self.remove_last(key);
+        } else if key == TABLE {
+            if self.tables > 0 {
+                self.close_cell();
+                self.tables -= 1;
+            }
+        } else if CELL_KEYS.contains(&key) || MARKER_KEYS.contains(&key) {
+            if self.list.iter().any(|e| matches!(e, Entry::Marker { .. })) {
+                self.clear_to_marker();
+            }
+        } else if CLOSE_CELL_KEYS.contains(&key) {
+            self.close_cell();
+        }
+    }
+}
+
+/// A hash of a start tag's attribute bytes, for the Noah's Ark clause
+/// (identical markup: stricter than the standard's same-attributes test,
+/// so it never merges entries the tree builder keeps apart).
+fn attr_hash(attrs: &[u8]) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = rustc_hash::FxHasher::default();
+    attrs.hash(&mut h);
+    h.finish()
+}
+
+/// The simulated stack of open elements and list of formatting elements
+/// (see the module doc).
 #[derive(Default)]
 struct DepthLimit {
     stack: Vec<u128>,
@@ -137,18 +352,23 @@ struct DepthLimit {
     dropped: rustc_hash::FxHashMap<u128, u32>,
     /// Inside `<svg>`/`<math>`, where `/>` really closes an element.
     foreign: u32,
+    /// The list of active formatting elements.
+    formatting: FormattingList,
 }
 
 impl DepthLimit {
-    /// A start tag; returns whether to drop it.
-    fn open(&mut self, key: u128, self_closing: bool) -> bool {
+    /// A start tag with its attribute bytes; returns whether to drop it.
+    fn open(&mut self, key: u128, self_closing: bool, attrs: &[u8]) -> bool {
         if NOT_STACKED_KEYS.contains(&key) {
+            // Table parts (tr, tbody, …) close cells; the rest are no
+            // formatting elements or markers.
+            self.formatting.start(key, attrs);
             return false;
         }
         if self_closing && self.foreign > 0 {
             return false;
         }
-        if self.stack.len() >= MAX_DEPTH {
+        if self.stack.len() >= MAX_DEPTH || self.formatting.start(key, attrs) {
             *self.dropped.entry(key).or_insert(0) += 1;
             return true;
         }
@@ -166,6 +386,7 @@ impl DepthLimit {
             *n -= 1;
             return true;
         }
+        self.formatting.end(key);
         // Close up to the nearest open element of that name, if any (the
         // stack is at most MAX_DEPTH deep, so this search is bounded).
         if let Some(pos) = self.stack.iter().rposition(|&k| k == key) {
@@ -185,11 +406,24 @@ fn is_json_ld(tag: &[u8]) -> bool {
 }
 
 /// `html` without the bodies of script, style and noscript elements (but
-/// JSON-LD scripts) and
-/// without the tags nested deeper than [`MAX_DEPTH`]; the input itself
-/// (borrowed) when there is nothing to remove.
+/// JSON-LD scripts), without unread attributes and those past
+/// [`MAX_ATTRIBUTES`], and without the tags nested deeper than
+/// [`MAX_DEPTH`] or opening formatting elements past
+/// [`MAX_OPEN_FORMATTING`]; the input itself (borrowed) when there is
+/// nothing to remove.
 pub fn prefilter(html: &str) -> std::borrow::Cow<'_, str> {
+    // Without a deadline the pre-pass cannot fail.
+    prefilter_until(html, &Deadline::NONE).unwrap_or(std::borrow::Cow::Borrowed(html))
+}
+
+/// [`prefilter`], checking `deadline` every 1,024
+/// tags: [`Error::Timeout`] when it passes.
+pub fn prefilter_until<'h>(
+    html: &'h str,
+    deadline: &Deadline,
+) -> Result<std::borrow::Cow<'h, str>, Error> {
     let b = html.as_bytes();
+    let mut tags: u32 = 0;
     // Byte ranges to cut, in order.
     let mut cuts: Vec<(usize, usize)> = Vec::new();
     let mut depth = DepthLimit::default();
@@ -198,6 +432,10 @@ pub fn prefilter(html: &str) -> std::borrow::Cow<'_, str> {
     let mut i = 0;
     while let Some(off) = memchr(b'<', &b[i..]) {
         let lt = i + off;
+        tags = tags.wrapping_add(1);
+        if tags.is_multiple_of(TAGS_PER_DEADLINE_CHECK) {
+            deadline.check(Stage::Parse)?;
+        }
         let rest = &b[lt + 1..];
         if rest.starts_with(b"!--") {
             // Comments never reach the tree (see crate::parse): cut them.
@@ -243,7 +481,7 @@ pub fn prefilter(html: &str) -> std::borrow::Cow<'_, str> {
             break;
         }
         let self_closing = open_end >= 2 && b[open_end - 2] == b'/';
-        if depth.open(key, self_closing) {
+        if depth.open(key, self_closing, &b[lt + 1 + name_len..open_end]) {
             cuts.push((lt, open_end));
             continue;
         }
@@ -290,7 +528,7 @@ pub fn prefilter(html: &str) -> std::borrow::Cow<'_, str> {
         i = close;
     }
     if cuts.is_empty() {
-        return std::borrow::Cow::Borrowed(html);
+        return Ok(std::borrow::Cow::Borrowed(html));
     }
     let removed: usize = cuts.iter().map(|(s, e)| e - s).sum();
     let mut out = String::with_capacity(html.len() - removed);
@@ -302,7 +540,7 @@ pub fn prefilter(html: &str) -> std::borrow::Cow<'_, str> {
         from = e;
     }
     out.push_str(&html[from..]);
-    std::borrow::Cow::Owned(out)
+    Ok(std::borrow::Cow::Owned(out))
 }
 
 /// The index after the comment starting at `from` (just past `<!--`),
@@ -358,20 +596,44 @@ fn is_unread_attr(name: &[u8]) -> bool {
 /// [`is_unread_attr`] names, from the white space before it to the end of
 /// its value. Attributes not preceded by white space (after `/` or a
 /// closing quote) are left alone: cutting them could turn a `/` into a
-/// self-closing `/>`.
+/// self-closing `/>`. Attributes past [`MAX_ATTRIBUTES`] kept ones are cut
+/// in one range, up to the tag's `/>` or `>`.
 fn start_tag_end(b: &[u8], from: usize, cuts: &mut Vec<(usize, usize)>) -> usize {
     let ws = |c: u8| matches!(c, b' ' | b'\t' | b'\n' | b'\r' | b'\x0c');
     let mut i = from;
+    // Attributes kept so far; where the cut of those past the cap starts;
+    // whether the last kept one has an unquoted value (which a `/` right
+    // after it would join).
+    let mut kept = 0;
+    let mut tail: Option<usize> = None;
+    let mut unquoted = false;
     loop {
         // Before an attribute name: white space and '/' separate.
         let sep = i;
         while i < b.len() && (ws(b[i]) || b[i] == b'/') {
             i += 1;
         }
-        match b.get(i) {
-            None => return b.len(),
-            Some(b'>') => return i + 1,
+        match (b.get(i), tail) {
+            (None, None) => return b.len(),
+            (Some(b'>'), None) => return i + 1,
+            (None, Some(t)) => {
+                cuts.push((t, b.len()));
+                return b.len();
+            }
+            (Some(b'>'), Some(t)) => {
+                // Keep a `/` that makes the tag self-closing, after white
+                // space when the last kept value is unquoted.
+                let end = if b[i - 1] == b'/' { i - 1 } else { i };
+                let start = if end < i && unquoted { t + 1 } else { t };
+                if start < end {
+                    cuts.push((start, end));
+                }
+                return i + 1;
+            }
             _ => {}
+        }
+        if tail.is_none() && kept >= MAX_ATTRIBUTES {
+            tail = Some(sep);
         }
         let cut_from = (i > sep && ws(b[i - 1]) && !b[sep..i].contains(&b'/')).then_some(sep);
         // The name: its first character may be '='; it ends at white space,
@@ -388,20 +650,32 @@ fn start_tag_end(b: &[u8], from: usize, cuts: &mut Vec<(usize, usize)>) -> usize
         while j < b.len() && ws(b[j]) {
             j += 1;
         }
+        let mut value_unquoted = false;
         if b.get(j) == Some(&b'=') {
             j += 1;
             while j < b.len() && ws(b[j]) {
                 j += 1;
             }
             match b.get(j) {
-                None => return b.len(),
+                None => {
+                    if let Some(t) = tail {
+                        cuts.push((t, b.len()));
+                    }
+                    return b.len();
+                }
                 Some(&q @ (b'"' | b'\'')) => match memchr(q, &b[j + 1..]) {
                     Some(p) => j += p + 2,
-                    None => return b.len(),
+                    None => {
+                        if let Some(t) = tail {
+                            cuts.push((t, b.len()));
+                        }
+                        return b.len();
+                    }
                 },
                 // A missing value: the tag ends here.
                 Some(b'>') => {}
                 Some(_) => {
+                    value_unquoted = true;
                     while j < b.len() && !ws(b[j]) && b[j] != b'>' {
                         j += 1;
                     }
@@ -410,8 +684,14 @@ fn start_tag_end(b: &[u8], from: usize, cuts: &mut Vec<(usize, usize)>) -> usize
             end = j;
             i = j;
         }
+        if tail.is_some() {
+            continue;
+        }
         if let Some(start) = cut_from.filter(|_| is_unread_attr(name)) {
             cuts.push((start, end));
+        } else {
+            kept += 1;
+            unquoted = value_unquoted;
         }
     }
 }
@@ -602,6 +882,86 @@ mod tests {
         // drawing is not cut: it holds another svg).
         let svg = format!("<svg>{}<svg></svg></svg>", "<path/>".repeat(3000));
         assert_eq!(prefilter(&svg), svg);
+    }
+
+    #[test]
+    fn open_formatting_elements_are_capped() {
+        let n = MAX_OPEN_FORMATTING + 10;
+        let open: String = (0..n).map(|i| format!("<b id={i}>")).collect();
+        let close = "</b>".repeat(n);
+        let out = s(&format!("{open}x{close}<b>y</b>"));
+        // The first MAX_OPEN_FORMATTING kept; as many end tags as dropped
+        // start tags go (the first ones), the rest close the kept ones.
+        assert_eq!(out.matches("<b ").count(), MAX_OPEN_FORMATTING);
+        assert_eq!(out.matches("</b>").count(), MAX_OPEN_FORMATTING + 1);
+        assert!(out.contains('x') && out.ends_with("<b>y</b>"));
+        // Closed ones never count: any number in a row.
+        let closed = "<b id=1>a</b><i id=2>b</i>".repeat(1000);
+        unchanged(&[&closed]);
+        // Identical ones count three times at most (Noah's Ark clause).
+        let same = format!("{}x", "<font size=2>".repeat(MAX_DEPTH - 10));
+        unchanged(&[&same]);
+        // A table cell's end clears what was opened inside it.
+        let cells = "<table><tr><td><font color=1><b id=x><i>t</td></tr></table>".repeat(100);
+        unchanged(&[&cells]);
+        // So does the next cell, when the end tag is left out.
+        let open_cells = format!(
+            "<table><tr>{}</table>",
+            (0..200)
+                .map(|i| format!("<td><b id={i}>c"))
+                .collect::<String>()
+        );
+        unchanged(&[&open_cells]);
+        // A dropped <a> closes no earlier <a>: the list stays at the cap.
+        let links = format!(
+            "{}{}",
+            (0..n).map(|i| format!("<b id={i}>")).collect::<String>(),
+            "<a href=x>l".repeat(100)
+        );
+        assert_eq!(s(&links).matches("<a ").count(), 0);
+        // A cell outside a table is no marker: the tree builder ignores it.
+        let fake = (0..n)
+            .map(|i| format!("<td><b id={i}></td>"))
+            .collect::<String>();
+        assert_eq!(s(&fake).matches("<b ").count(), MAX_OPEN_FORMATTING);
+    }
+
+    #[test]
+    fn attributes_past_the_cap_are_cut() {
+        let attrs = |n: usize, f: &dyn Fn(usize) -> String| (0..n).map(f).collect::<String>();
+        let n = MAX_ATTRIBUTES;
+        // Up to the cap: untouched.
+        let ok = format!("<p{}>t</p>", attrs(n, &|i| format!(" a{i}=1")));
+        unchanged(&[&ok]);
+        // Past it: the rest cut, whatever their form, the tag still whole.
+        for extra in [
+            attrs(5, &|i| format!(" z{i}=1")),
+            attrs(5, &|i| format!(" z{i}=\"q\"")),
+            format!(" {}", attrs(5, &|i| format!("/z{i}"))),
+            " z data-y=1 'q'=\"3\"".to_owned(),
+        ] {
+            let html = format!("<p{}{extra}>t</p>", attrs(n, &|i| format!(" a{i}=1")));
+            assert_eq!(s(&html), ok, "{extra}");
+        }
+        // Unread attributes do not count against the cap.
+        let unread = format!(
+            "<p{}{}>t</p>",
+            attrs(n, &|i| format!(" data-{i}=1")),
+            attrs(n, &|i| format!(" a{i}=1"))
+        );
+        assert_eq!(s(&unread), ok);
+        // `/>` stays, with a space after an unquoted value.
+        let sc = format!("<br{} z=2 />", attrs(n, &|i| format!(" a{i}=1")));
+        assert!(s(&sc).ends_with(&format!("a{}=1 />", n - 1)), "{}", s(&sc));
+        let sc = format!("<br{} z=2/>", attrs(n, &|i| format!(" a{i}=\"1\"")));
+        assert!(
+            s(&sc).ends_with(&format!("a{}=\"1\"/>", n - 1)),
+            "{}",
+            s(&sc)
+        );
+        // An unterminated tag: cut to the end.
+        let open = format!("<p{} z=1 y=2", attrs(n, &|i| format!(" a{i}=1")));
+        assert_eq!(s(&open), format!("<p{}", attrs(n, &|i| format!(" a{i}=1"))));
     }
 
     #[test]

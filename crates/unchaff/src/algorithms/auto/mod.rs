@@ -120,8 +120,7 @@ impl AutoModel {
 
     /// Reads a saved model.
     pub fn load(path: &std::path::Path) -> Result<AutoModel, Error> {
-        let json = std::fs::read_to_string(path)
-            .map_err(|e| Error::Model(format!("{}: {e}", path.display())))?;
+        let json = crate::limits::read_model_file(path)?;
         AutoModel::from_json(&json)
     }
 
@@ -367,8 +366,16 @@ impl Algorithm for Auto {
     }
 
     fn run(&self, page: &Page<'_>) -> Selection {
+        // At the deadline, stop between phases: the extractor reports the
+        // timeout and drops the (empty) selection.
         let b = features::blocks(page, &self.vocab);
+        if page.deadline.expired() {
+            return Selection::default();
+        }
         let p = self.classify(&b);
+        if page.deadline.expired() {
+            return Selection::default();
+        }
         self.select(page, &b, &p)
     }
 }

@@ -83,8 +83,7 @@ impl Model {
 
     /// Reads a model file.
     pub fn load(path: &Path) -> Result<Model, Error> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| Error::Model(format!("cannot read {}: {e}", path.display())))?;
+        let text = crate::limits::read_model_file(path)?;
         Model::from_json(&text).map_err(|e| match e {
             Error::Model(m) => Error::Model(format!("{}: {m}", path.display())),
             other => other,
