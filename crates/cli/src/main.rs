@@ -100,7 +100,7 @@ struct TemplatesShowArgs {
 enum FormatArg {
     /// Plain text, one block a line.
     Text,
-    /// A JSON object: text, markdown, metadata, … (schema: docs/json-schema.md).
+    /// A JSON object: {"schema": 1, "text", "markdown", "metadata", "title", "url", "charset", …}.
     Json,
     /// Markdown: headings, lists, tables, code blocks, quotes, emphasis.
     Markdown,

@@ -782,3 +782,55 @@ fn no_tables_leaves_data_tables_out() {
     );
     assert!(without.contains("long enough"), "{without}");
 }
+
+#[test]
+fn html_and_markdown_keep_lists_and_tables() {
+    let dir = tempfile::tempdir().unwrap();
+    let page = dir.path().join("s.html");
+    let prose = "A sentence of the article that is long enough to be content here. ".repeat(3);
+    std::fs::write(
+        &page,
+        format!(
+            "<html><body><nav><a href=/>Home</a> <a href=/b>B</a></nav><article><p>{prose}</p>\
+             <ul><li>First point of the list, long enough to keep.<ul><li>A nested point of it.</li>\
+             </ul></li><li>Second point of the list, long enough too.</li></ul>\
+             <table><tr><th>City</th><th>People</th></tr><tr><td colspan=2>Oslo, a whole row</td></tr></table>\
+             <p>{prose}</p></article></body></html>"
+        ),
+    )
+    .unwrap();
+    for alg in ["auto", "cetd-tpc"] {
+        let html = stdout(&run(unchaff()
+            .args(["extract", "-a", alg, "-f", "html"])
+            .arg(&page)));
+        let md = stdout(&run(unchaff()
+            .args(["extract", "-a", alg, "-f", "markdown"])
+            .arg(&page)));
+        assert_eq!(html.matches("<li>").count(), 3, "{alg}: {html}");
+        assert_eq!(html.matches("<ul>").count(), 2, "{alg}: {html}");
+        assert!(
+            html.contains("<th>City</th>") && html.contains("<td colspan=\"2\">"),
+            "{alg}: {html}"
+        );
+        assert_eq!(html.matches("<tr>").count(), 2, "{alg}: {html}");
+        // Markdown has the same structure: three items (one nested), two table rows.
+        assert_eq!(
+            md.lines()
+                .filter(|l| l.trim_start().starts_with("- "))
+                .count(),
+            3,
+            "{alg}: {md}"
+        );
+        assert!(
+            md.lines().any(|l| l.starts_with("  - A nested point")),
+            "{alg}: {md}"
+        );
+        assert_eq!(
+            md.lines()
+                .filter(|l| l.starts_with("| ") && !l.starts_with("| -"))
+                .count(),
+            2,
+            "{alg}: {md}"
+        );
+    }
+}
