@@ -239,7 +239,8 @@ pub struct RowMetadata {
 /// `warc_*`, `http_status` and `content_type` fields for WARC pages.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Row {
-    /// The row schema ([`ROW_SCHEMA`]), with a non-default [`RowFormat`].
+    /// The row schema version (2, docs/json-schema.md), with a non-default
+    /// [`RowFormat`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub schema: Option<u32>,
     /// The page's id.
