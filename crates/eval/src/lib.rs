@@ -15,6 +15,8 @@
 //! # Ok::<(), unchaff_eval::EvalError>(())
 //! ```
 
+#![warn(missing_docs)]
+
 use std::path::{Path, PathBuf};
 
 pub mod dataset;
