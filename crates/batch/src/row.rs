@@ -207,6 +207,9 @@ impl RowFormat {
 
 /// A page's metadata in a row: the fields and names of the `metadata`
 /// object of `unchaff extract -f json` (see `unchaff::Metadata`).
+/// A copy rather than `unchaff::Metadata` itself because rows are read
+/// back (`--resume`), and the core's type only serializes (its
+/// `language_source` is a `&'static str`); keep the two field lists alike.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct RowMetadata {
