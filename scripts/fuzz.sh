@@ -1,20 +1,37 @@
 #!/usr/bin/env bash
-# Fuzzes unchaff's extract target (fuzz/fuzz_targets/extract.rs) with
-# libFuzzer, on the stable toolchain: coverage instrumentation through
-# stable -C flags, libFuzzer itself compiled by the libfuzzer-sys crate
-# (needs a C++ compiler). No cargo-fuzz needed (it works too:
-# `cargo fuzz run extract`, on nightly).
+# Fuzzes unchaff with libFuzzer on the stable toolchain: coverage
+# instrumentation through stable -C flags, libFuzzer itself compiled by the
+# libfuzzer-sys crate (needs a C++ compiler). No cargo-fuzz needed (it works
+# too: `cargo fuzz run extract`, on nightly).
 #
-# Usage: scripts/fuzz.sh [SECONDS] [extra libFuzzer flags...]
-#   SECONDS: how long to fuzz (default 60; CI uses the default).
-# The seed corpus is generated here from the repository's own example page
-# and hand-written hostile fragments (never third-party pages); findings
-# (crash-*, oom-*, timeout-*) land in fuzz/artifacts/extract/.
+# Usage: scripts/fuzz.sh [TARGET] [SECONDS] [extra libFuzzer flags...]
+#   TARGET:  extract | warc | jsonl | all   (default all)
+#     extract  unchaff's extract, every algorithm and output format
+#              (fuzz/fuzz_targets/extract.rs)
+#     warc     the batch crate's WARC reader, plain and gzip
+#     jsonl    the batch crate's JSONL page reader
+#   SECONDS: how long to fuzz each target (default 60).
+# Example: scripts/fuzz.sh warc 600 -jobs=2 -workers=2
+#
+# The seed corpora are generated here from the repository's own example
+# page and hand-written fragments (never third-party pages). Findings
+# (crash-*, oom-*, timeout-*) land in fuzz/artifacts/TARGET/ and make the
+# script exit non-zero. FUZZ_BUILD_ONLY=1 builds the targets and stops.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-SECS=${1:-60}
-shift || true
+TARGET=${1:-all}
+SECS=${2:-60}
+shift 2 2>/dev/null || shift $# 
+case "$TARGET" in
+  extract|warc|jsonl) TARGETS=("$TARGET") ;;
+  all) TARGETS=(extract warc jsonl) ;;
+  *) echo "fuzz.sh: unknown target '$TARGET' (extract, warc, jsonl or all)" >&2; exit 2 ;;
+esac
+case "$SECS" in
+  ''|*[!0-9]*) echo "fuzz.sh: SECONDS must be a whole number, not '$SECS'" >&2; exit 2 ;;
+esac
+
 export RUSTFLAGS="--cfg fuzzing -Cpasses=sancov-module \
   -Cllvm-args=-sanitizer-coverage-level=4 \
   -Cllvm-args=-sanitizer-coverage-inline-8bit-counters \
@@ -25,15 +42,17 @@ export RUSTFLAGS="--cfg fuzzing -Cpasses=sancov-module \
 # explicit --target keeps the flags off build scripts and proc macros.
 export CARGO_TARGET_DIR=fuzz/target
 HOST=$(rustc -vV | sed -n 's/^host: //p')
-cargo build --release --manifest-path fuzz/Cargo.toml --target "$HOST" --bin extract
+BINS=()
+for t in "${TARGETS[@]}"; do BINS+=(--bin "$t"); done
+cargo build --release --locked --manifest-path fuzz/Cargo.toml --target "$HOST" "${BINS[@]}"
+[ -n "${FUZZ_BUILD_ONLY:-}" ] && exit 0
 
-CORPUS=fuzz/corpus/extract
-ART=fuzz/artifacts/extract
-mkdir -p "$CORPUS" "$ART"
-# Seeds: each is <algorithm byte><options byte><page>.
-python3 - "$CORPUS" examples/article.html <<'PY'
-import sys, os
-out, example = sys.argv[1], sys.argv[2]
+# Seeds. extract: <algorithm byte><options byte><page>; warc: WARC files,
+# plain and gzip per record, with the record kinds that once broke the
+# reader; jsonl: page lines, good and bad.
+python3 - examples/article.html "${TARGETS[@]}" <<'PY'
+import gzip, os, sys
+example, targets = sys.argv[1], sys.argv[2:]
 pages = [open(example, "rb").read()] if os.path.exists(example) else []
 pages += [s.encode() for s in [
     "<title>T</title><article><h1>Head</h1><p>Some <b>main</b> text, <a href=/x>a link</a>.</p>"
@@ -49,19 +68,85 @@ pages += [s.encode() for s in [
     "<b>1<p>2</b>3</p><i><div>4</i>5</div><a href=a><a href=b>6</a>",
     "<!-- c --><noscript><p>n</p></noscript><style>p{}</style><script>if(a<b)x()</script><p>t",
 ]]
-pages.append(b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03\xb3)\xb0\xcbH\xcd\xc9\xc9\xb7\xd1/\xb0\x03\x00\x0b\x8a\x9b\x0e\x0e\x00\x00\x00")
-n = 0
-for i, page in enumerate(pages):
-    for alg in range(16):
-        opts = (alg * 7 + i) % 128
-        with open(os.path.join(out, f"seed-{i:02}-{alg:02}"), "wb") as f:
-            f.write(bytes([alg, opts]) + page)
-        n += 1
-print(f"{n} seeds", file=sys.stderr)
+pages.append(gzip.compress(b"<p>hello</p>", mtime=0))
+
+def seeds(name):
+    d = os.path.join("fuzz/corpus", name)
+    os.makedirs(d, exist_ok=True)
+    return d
+
+def write(d, name, data):
+    with open(os.path.join(d, name), "wb") as f:
+        f.write(data)
+
+if "extract" in targets:
+    d = seeds("extract")
+    for i, page in enumerate(pages):
+        for alg in range(16):
+            write(d, f"seed-{i:02}-{alg:02}", bytes([alg, (alg * 7 + i) % 128]) + page)
+
+def record(kind, uri, block, length=None, extra=""):
+    head = (f"WARC/1.0\r\nWARC-Type: {kind}\r\nWARC-Record-ID: <urn:uuid:{abs(hash((kind, uri, block))) % 10**12}>\r\n"
+            f"WARC-Date: 2026-11-24T00:00:00Z\r\nWARC-Target-URI: {uri}\r\n{extra}"
+            f"Content-Length: {len(block) if length is None else length}\r\n\r\n")
+    return head.encode() + block + b"\r\n\r\n"
+
+def http(body, status="200 OK", ctype="text/html; charset=utf-8", chunked=False, extra=""):
+    if chunked:
+        body = b"%x\r\n" % len(body) + body + b"\r\n0\r\n\r\n"
+    te = "Transfer-Encoding: chunked\r\n" if chunked else ""
+    return f"HTTP/1.1 {status}\r\nContent-Type: {ctype}\r\n{te}{extra}\r\n".encode() + body
+
+if "warc" in targets:
+    d = seeds("warc")
+    short = pages[1][:400]
+    good = record("response", "http://example.org/a", http(short))
+    files = {
+        "plain": record("warcinfo", "", b"software: seed\r\n") + good
+                 + record("request", "http://example.org/a", b"GET /a HTTP/1.1\r\n\r\n"),
+        "chunked": record("response", "https://example.org/c", http(short, chunked=True)),
+        "statuses": record("response", "http://example.org/404", http(b"<p>gone</p>", "404 Not Found"))
+                    + record("response", "http://example.org/img", http(b"\x89PNG", ctype="image/png"))
+                    + good,
+        "revisit": record("revisit", "http://example.org/a", http(b""), extra="WARC-Profile: x\r\n") + good,
+        "dns": record("response", "dns:example.org", b"20261124000000\nexample.org. 300 IN A 1.2.3.4\n") + good,
+        "bad-length": record("response", "http://example.org/b", http(short), length=len(short) * 3) + good + good,
+        "cut": good + good[: len(good) // 2],
+        "garbage-between": good + b"\x00junk\r\nnot a record\r\n" + good,
+        "no-length": b"WARC/1.1\r\nWARC-Type: response\r\n\r\n" + good,
+        "http-only-headers": record("response", "http://example.org/h", b"HTTP/1.1 200 OK\r\nX: " + b"y" * 300),
+        "latin1": record("response", "http://example.org/l", http("<p>caf\xe9</p>".encode("latin-1"), ctype="text/html; charset=iso-8859-1")),
+    }
+    for name, data in files.items():
+        write(d, name, data)
+    write(d, "gzip-members", b"".join(gzip.compress(r, mtime=0) for r in [good, files["dns"], good]))
+    write(d, "gzip-whole", gzip.compress(files["plain"] + files["statuses"], mtime=0))
+    write(d, "gzip-corrupt-member", gzip.compress(good, mtime=0)[:40] + gzip.compress(good, mtime=0))
+
+if "jsonl" in targets:
+    import json
+    d = seeds("jsonl")
+    lines = [
+        json.dumps({"url": "https://example.org/a", "html": pages[1].decode()}),
+        json.dumps({"id": 7, "html": "<p>n</p>"}),
+        json.dumps({"id": "s", "url": None, "html": "<p>caf\u00e9 \u4e2d</p>"}),
+        '{"html": 3}', "not json", "", "[1,2]", '{"url": "u"}',
+        json.dumps({"html": "x" * 2000}),
+    ]
+    write(d, "mixed", ("\n".join(lines) + "\n").encode())
+    write(d, "crlf", "\r\n".join(lines[:3]).encode())
+    write(d, "one-no-newline", lines[0].encode())
 PY
 
-# -rss_limit_mb: a page's memory is bounded (docs/ROBUSTNESS.md); 2 GB
-# means a leak or an amplification. -timeout: seconds for one input.
-exec "fuzz/target/$HOST/release/extract" "$CORPUS" -artifact_prefix="$ART/" \
-  -max_total_time="$SECS" -max_len=262144 -rss_limit_mb=2048 -timeout=20 \
-  -print_final_stats=1 "$@"
+STATUS=0
+for t in "${TARGETS[@]}"; do
+  ART=fuzz/artifacts/$t
+  mkdir -p "$ART"
+  echo "== fuzz $t for ${SECS}s"
+  # -rss_limit_mb: a page's memory is bounded (docs/ROBUSTNESS.md); 2 GB
+  # means a leak or an amplification. -timeout: seconds for one input.
+  "fuzz/target/$HOST/release/$t" "fuzz/corpus/$t" -artifact_prefix="$ART/" \
+    -max_total_time="$SECS" -max_len=262144 -rss_limit_mb=2048 -timeout=20 \
+    -print_final_stats=1 "$@" || STATUS=1
+done
+exit $STATUS

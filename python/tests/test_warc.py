@@ -53,8 +53,41 @@ def test_too_large_and_truncated(tmp_path):
 def test_not_a_warc_and_missing_files(tmp_path):
     junk = tmp_path / "junk.warc.gz"
     junk.write_bytes(gzip.compress(b"this is not a WARC file\r\n\r\n"))
+    with pytest.warns(unchaff.WarcWarning):
+        assert list(unchaff.read_warc(junk)) == []
     with pytest.raises(unchaff.WarcError) as e:
-        list(unchaff.read_warc(junk))
+        list(unchaff.read_warc(junk, errors="raise"))
     assert isinstance(e.value, ValueError)
     with pytest.raises(FileNotFoundError):
-        list(unchaff.read_warc(tmp_path / "missing.warc"))
+        unchaff.read_warc(tmp_path / "missing.warc")
+    with pytest.raises(unchaff.BadOptionError, match="errors must be one of"):
+        unchaff.read_warc(junk, errors="skip")
+
+
+def test_reads_on_past_broken_stretches(tmp_path):
+    """Garbage between records, a wrong Content-Length and a record the
+    reader does not extract (a Heritrix `dns:` response) cost no later
+    record, as in `unchaff batch`: each good record is yielded, the broken
+    stretch is one warning, the record with the wrong length one error."""
+    good = [warc_record("response", f"https://a.example/{i}", http_response(PAGE), rid=f"g{i}") for i in range(4)]
+    body = http_response(PAGE)
+    bad_length = warc_record("response", "https://a.example/bad", body)
+    # Seven bytes more than the block has: it runs into the next record.
+    bad_length = bad_length.replace(f"Content-Length: {len(body)}".encode(), f"Content-Length: {len(body) + 7}".encode(), 1)
+    dns = warc_record("response", "dns:a.example", b"20240501120000\na.example. 300 IN A 10.0.0.1\n")
+    warc = tmp_path / "broken.warc"
+    warc.write_bytes(good[0] + b"\x00\x01 not a record at all\r\n\r\n" + good[1] + bad_length + good[2] + dns + good[3])
+    with pytest.warns(unchaff.WarcWarning) as caught:
+        recs = list(unchaff.read_warc(warc))
+    assert [r.record_id for r in recs if r.error is None] == [f"urn:uuid:g{i}" for i in range(4)]
+    broken = [r for r in recs if r.error is not None]
+    assert len(broken) == 1 and broken[0].url == "https://a.example/bad", broken
+    assert broken[0].error.startswith("framing: "), broken[0].error
+    assert len(caught) >= 1
+    import warnings as w
+
+    with w.catch_warnings():
+        w.simplefilter("error")
+        assert len(list(unchaff.read_warc(warc, errors="ignore"))) == len(recs)
+    with pytest.raises(unchaff.WarcError):
+        list(unchaff.read_warc(warc, errors="raise"))

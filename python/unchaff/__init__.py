@@ -26,6 +26,7 @@ returning ``None``.
 from __future__ import annotations
 
 import functools
+import warnings
 from typing import Any, Iterator, NamedTuple, Optional, Union
 
 from ._unchaff import (
@@ -57,6 +58,7 @@ __all__ = [
     "UnknownAlgorithmError",
     "UnknownCharsetError",
     "WarcError",
+    "WarcWarning",
     "WarcRecord",
     "__version__",
     "extract",
@@ -223,11 +225,23 @@ class WarcRecord(NamedTuple):
     #: ``WARC-Record-ID``, without ``<>``.
     record_id: Optional[str]
     #: ``None``, or why there is no body: ``"truncated: ..."`` (the record
-    #: was cut short; it is the last record read) or ``"too_large: ..."``.
+    #: was cut short), ``"framing: ..."`` (its ``Content-Length`` does not
+    #: match its content; reading resumed at the next record) or
+    #: ``"too_large: ..."``.
     error: Optional[str]
 
 
-def read_warc(path: Any, *, max_bytes: Optional[int] = None) -> Iterator[WarcRecord]:
+class WarcWarning(UserWarning):
+    """A stretch of a WARC file that is not a record (garbage between
+    records, a corrupt gzip member, a file that is not WARC at all), issued
+    by :func:`read_warc` with ``errors="warn"`` before it reads on."""
+
+
+#: What ``read_warc`` does about a stretch of the file that is not a record.
+_WARC_ERROR_POLICIES = ("warn", "raise", "ignore")
+
+
+def read_warc(path: Any, *, max_bytes: Optional[int] = None, errors: str = "warn") -> Iterator[WarcRecord]:
     """Stream the HTML response records of a ``.warc`` or ``.warc.gz`` file.
 
     Yields :class:`WarcRecord` tuples ``(url, date, status, content_type,
@@ -239,9 +253,36 @@ def read_warc(path: Any, *, max_bytes: Optional[int] = None) -> Iterator[WarcRec
     ``unchaff batch`` gets.
 
     ``max_bytes``: records with a larger HTTP body are skipped unread and
-    yielded with ``html=None`` and a ``too_large`` error. A file that is not
-    WARC, or is cut between records, raises :class:`WarcError` (after the
-    records before it were yielded); one that cannot be opened, ``OSError``.
+    yielded with ``html=None`` and a ``too_large`` error. A record whose
+    body is broken (cut short, wrong ``Content-Length``) is yielded with
+    ``html=None`` and its error, and reading goes on with the next record.
+
+    ``errors``: what to do about a stretch of the file that is not a record
+    (garbage between records, a corrupt gzip member, a file that is not
+    WARC at all): ``"warn"`` (default) issues a :class:`WarcWarning` and
+    reads on from the next record, as ``unchaff batch`` does (it counts
+    them as warnings); ``"raise"`` raises :class:`WarcError` there;
+    ``"ignore"`` reads on silently. A file that cannot be opened raises
+    ``OSError`` whatever ``errors`` says.
     """
-    for t in WarcReader(path, max_bytes):
+    if errors not in _WARC_ERROR_POLICIES:
+        raise BadOptionError(f"errors must be one of {', '.join(_WARC_ERROR_POLICIES)}, not {errors!r}")
+    return _records(WarcReader(path, max_bytes), path, errors)
+
+
+def _records(reader: WarcReader, path: Any, errors: str) -> Iterator[WarcRecord]:
+    """The records of ``reader``, broken stretches handled as ``errors`` says."""
+    while True:
+        try:
+            t = next(reader)
+        except StopIteration:
+            return
+        except WarcError as e:
+            # The reader has moved past the broken stretch: reading on
+            # resumes at the next record.
+            if errors == "raise":
+                raise
+            if errors == "warn":
+                warnings.warn(f"{path}: {e}", WarcWarning, stacklevel=2)
+            continue
         yield WarcRecord(*t)

@@ -15,7 +15,6 @@ use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::sync::{Arc, Condvar, Mutex};
-use std::time::Duration;
 
 use rayon::prelude::*;
 use unchaff::Extractor;
@@ -66,19 +65,18 @@ impl Stats {
 pub struct Driver<'a> {
     ex: &'a Extractor,
     threads: usize,
-    page_timeout: Option<Duration>,
     progress: Arc<Progress>,
     format: RowFormat,
 }
 
 impl<'a> Driver<'a> {
-    /// A driver for this extractor: as many threads as cores, no page
-    /// timeout, counters of its own.
+    /// A driver for this extractor: as many threads as cores, counters of
+    /// its own. A page timeout is the extractor's
+    /// ([`unchaff::Options::with_timeout`]).
     pub fn new(ex: &'a Extractor) -> Driver<'a> {
         Driver {
             ex,
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
-            page_timeout: None,
             progress: Arc::new(Progress::default()),
             format: RowFormat::default(),
         }
@@ -94,13 +92,6 @@ impl<'a> Driver<'a> {
     /// Worker threads (at least one). The output does not depend on it.
     pub fn threads(mut self, n: usize) -> Driver<'a> {
         self.threads = n.max(1);
-        self
-    }
-
-    /// A page whose extraction took longer than this becomes a `timeout`
-    /// row (measured after the fact: a running extraction is not stopped).
-    pub fn page_timeout(mut self, timeout: Option<Duration>) -> Driver<'a> {
-        self.page_timeout = timeout;
         self
     }
 
@@ -140,8 +131,8 @@ impl<'a> Driver<'a> {
         let (warnings, written) = std::thread::scope(|s| {
             let gate = &gate;
             let reader = s.spawn(move || feed(pages, tx, gate, window));
-            let (pool, ex, timeout, format) = (&pool, self.ex, self.page_timeout, self.format);
-            s.spawn(move || work(pool, rx, rtx, ex, timeout, format));
+            let (pool, ex, format) = (&pool, self.ex, self.format);
+            s.spawn(move || work(pool, rx, rtx, ex, format));
             let r = write_in_order(rrx, sink, gate, &mut stats, &self.progress, &mut on_rows);
             if r.is_err() {
                 gate.stop();
@@ -225,7 +216,6 @@ fn work(
     rx: Receiver<(u64, Page)>,
     rtx: SyncSender<(u64, Row)>,
     ex: &Extractor,
-    timeout: Option<Duration>,
     format: RowFormat,
 ) {
     pool.install(|| {
@@ -233,7 +223,7 @@ fn work(
             .par_bridge()
             .for_each_with(rtx, |rtx, (seq, page)| {
                 // A send fails only when the writer has given up.
-                let _ = rtx.send((seq, extract_row_with(ex, page, timeout, format)));
+                let _ = rtx.send((seq, extract_row_with(ex, page, format)));
             })
     });
 }

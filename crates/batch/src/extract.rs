@@ -2,8 +2,6 @@
 //! a page to a row, the core's errors to row error kinds, and whether a
 //! charset label is one a browser knows.
 
-use std::time::{Duration, Instant};
-
 use unchaff::{Extractor, Format, Input, Options};
 
 use crate::row::{ErrorKind, Page, PageError, ROW_SCHEMA, Row, RowFormat, RowMetadata, TextFormat};
@@ -24,22 +22,18 @@ impl RowFormat {
 
 /// Extracts one page into its default row ([`extract_row_with`] and the
 /// default [`RowFormat`]).
-pub fn extract_row(ex: &Extractor, page: Page, timeout: Option<Duration>) -> Row {
-    extract_row_with(ex, page, timeout, RowFormat::default())
+pub fn extract_row(ex: &Extractor, page: Page) -> Row {
+    extract_row_with(ex, page, RowFormat::default())
 }
 
 /// Extracts one page into its row. A page whose bytes could not be had is
-/// an error row; an extraction that took longer than `timeout` (measured
-/// after the fact: a running extraction is not stopped) is a `timeout` row.
-/// The extractor must have been built with [`RowFormat::apply`]'s options
-/// for `format` (else a Markdown or HTML row is an `extract` error row, and
-/// the metadata is empty).
-pub fn extract_row_with(
-    ex: &Extractor,
-    page: Page,
-    timeout: Option<Duration>,
-    format: RowFormat,
-) -> Row {
+/// an error row, and so is a page the extractor refuses; a page that runs
+/// past the extractor's deadline ([`Options::with_timeout`]: checked inside
+/// the stages, so a slow page is stopped there) is a `timeout` row. The
+/// extractor must have been built with [`RowFormat::apply`]'s options for
+/// `format` (else a Markdown or HTML row is an `extract` error row, and the
+/// metadata is empty).
+pub fn extract_row_with(ex: &Extractor, page: Page, format: RowFormat) -> Row {
     let mut row = Row {
         id: page.id,
         url: page.url,
@@ -57,24 +51,11 @@ pub fn extract_row_with(
     match page.body {
         Err(e) => row.error = Some(e),
         Ok(bytes) => {
-            let start = Instant::now();
             let r = ex.extract(
                 Input::new(&bytes)
                     .with_url(row.url.as_deref())
                     .with_charset(page.charset.as_deref()),
             );
-            let took = start.elapsed();
-            if let Some(limit) = timeout.filter(|&t| took > t) {
-                row.error = Some(PageError::new(
-                    ErrorKind::Timeout,
-                    format!(
-                        "extraction took {:.1} s, over --page-timeout {:.1} s",
-                        took.as_secs_f64(),
-                        limit.as_secs_f64()
-                    ),
-                ));
-                return row;
-            }
             match r {
                 Ok(x) => {
                     let text = match format.text {
@@ -131,6 +112,9 @@ fn error_kind(e: &unchaff::Error) -> ErrorKind {
         E::Binary { .. } => ErrorKind::Binary,
         E::Gzip(_) => ErrorKind::Gzip,
         E::UnknownCharset(_) => ErrorKind::Charset,
+        E::TooManyElements { .. } => ErrorKind::TooManyElements,
+        E::Timeout { .. } => ErrorKind::Timeout,
+        E::Io(_) => ErrorKind::Read,
         _ => ErrorKind::Extract,
     }
 }
@@ -157,7 +141,7 @@ mod tests {
         let ex = test_extractor();
         let page = Page::new("a", article("A", "apples fall far from trees").into_bytes())
             .with_url(Some("https://a.example/".into()));
-        let row = extract_row(&ex, page.clone(), None);
+        let row = extract_row(&ex, page.clone());
         assert_eq!(row.id, "a");
         assert_eq!(row.url.as_deref(), Some("https://a.example/"));
         assert_eq!(row.title.as_deref(), Some("A"));
@@ -165,14 +149,10 @@ mod tests {
         assert_eq!(row.algorithm, ex.method().name());
         assert_eq!(row.error, None);
 
-        let row = extract_row(&ex, page, Some(Duration::from_nanos(1)));
-        assert_eq!(row.error.unwrap().kind, ErrorKind::Timeout);
-        assert_eq!(row.text, None);
-
-        let row = extract_row(&ex, Page::new("e", Vec::new()), None);
+        let row = extract_row(&ex, Page::new("e", Vec::new()));
         assert_eq!(row.error.unwrap().kind, ErrorKind::Empty);
         let failed = Page::failed("r", PageError::new(ErrorKind::Read, "gone"));
-        let row = extract_row(&ex, failed, None);
+        let row = extract_row(&ex, failed);
         assert_eq!(row.error.unwrap().message, "gone");
     }
 
@@ -189,7 +169,7 @@ mod tests {
         let page = || Page::new("a", html.as_bytes().to_vec());
         let md = RowFormat::default().with_text(TextFormat::Markdown);
         let ex = Extractor::new(&md.apply(Options::new().with_metadata(false))).unwrap();
-        let row = extract_row_with(&ex, page(), None, md);
+        let row = extract_row_with(&ex, page(), md);
         assert_eq!(row.schema, Some(ROW_SCHEMA));
         assert_eq!(row.text_format, Some(TextFormat::Markdown));
         assert!(row.text.as_deref().unwrap().contains("**far**"), "{row:?}");
@@ -199,7 +179,7 @@ mod tests {
             .with_text(TextFormat::Html)
             .with_metadata(true);
         let ex = Extractor::new(&h.apply(Options::new())).unwrap();
-        let row = extract_row_with(&ex, page(), None, h);
+        let row = extract_row_with(&ex, page(), h);
         assert!(
             row.text.as_deref().unwrap().contains("<b>far</b>"),
             "{row:?}"
@@ -212,11 +192,34 @@ mod tests {
         assert_eq!(m.canonical.as_deref(), Some("https://o.example/apples"));
 
         // An extractor not built for the format: an error row, not text.
-        let row = extract_row_with(&test_extractor(), page(), None, md);
+        let row = extract_row_with(&test_extractor(), page(), md);
         assert_eq!(row.error.unwrap().kind, ErrorKind::Extract);
         // The default row has none of it.
-        let row = extract_row(&test_extractor(), page(), None);
+        let row = extract_row(&test_extractor(), page());
         assert_eq!((row.schema, row.text_format), (None, None));
+    }
+
+    #[test]
+    fn limits_of_the_core_are_row_errors_of_their_own_kind() {
+        // A page past its deadline: stopped inside the stages (the
+        // pre-pass polls the clock every 1,024 tags), a `timeout` row.
+        let slow = "<p>word</p>".repeat(200_000);
+        let ex = Extractor::new(&Options::new().with_timeout(std::time::Duration::from_nanos(1)))
+            .unwrap();
+        let row = extract_row(&ex, Page::new("t", slow.into_bytes()));
+        let e = row.error.unwrap();
+        assert_eq!(e.kind, ErrorKind::Timeout, "{e:?}");
+        assert!(e.message.contains("time limit"), "{e:?}");
+        assert_eq!(row.text, None);
+        // A page over its element budget: `too_many_elements`, not `extract`.
+        let ex = Extractor::new(&Options::new().with_max_elements(100)).unwrap();
+        let dense = "<span>w</span>".repeat(1_000);
+        let row = extract_row(&ex, Page::new("e", dense.into_bytes()));
+        assert_eq!(row.error.unwrap().kind, ErrorKind::TooManyElements);
+        assert_eq!(
+            error_kind(&unchaff::Error::Io(std::io::Error::other("disk"))),
+            ErrorKind::Read
+        );
     }
 
     #[test]
@@ -224,7 +227,7 @@ mod tests {
         let ex = test_extractor();
         let page = Page::new("c", b"<meta charset=koi8-r><p>\xe0\xe1\xe2".to_vec())
             .with_charset(Some("windows-1251".into()));
-        let row = extract_row(&ex, page, None);
+        let row = extract_row(&ex, page);
         assert_eq!(row.charset.as_deref(), Some("windows-1251"));
     }
 }

@@ -25,10 +25,14 @@ pub enum ErrorKind {
     Json,
     /// The page could not be read (I/O error).
     Read,
-    /// The extraction took longer than the page timeout.
+    /// The extraction ran past the page's deadline (stopped there, inside
+    /// the stage that was running).
     Timeout,
     /// The page is over the size limit.
     TooLarge,
+    /// The page builds more elements than its budget (markup that makes
+    /// the HTML5 tree builder multiply elements; `unchaff::limits`).
+    TooManyElements,
     /// A WARC record cut short (truncated file, corrupt gzip member).
     Truncated,
 }
@@ -47,6 +51,7 @@ impl ErrorKind {
             ErrorKind::Read => "read",
             ErrorKind::Timeout => "timeout",
             ErrorKind::TooLarge => "too_large",
+            ErrorKind::TooManyElements => "too_many_elements",
             ErrorKind::Truncated => "truncated",
         }
     }

@@ -99,6 +99,11 @@ const WARC_MAGIC: &[u8] = b"WARC/1.";
 /// [`WARC_MAGIC`] at a line start.
 const LINE_MAGIC: &[u8] = b"\nWARC/1.";
 
+/// The blank lines that end every record (the standard's CRLF CRLF after
+/// the block): a block followed by them ended where its `Content-Length`
+/// said, whatever comes next.
+const TRAILER_LINES: usize = 2;
+
 /// A gzip member header: magic bytes and the deflate method.
 const GZIP_MAGIC: &[u8] = &[0x1f, 0x8b, 0x08];
 
@@ -372,9 +377,15 @@ impl<R: BufRead> WarcReader<R> {
 
     /// After a block: blank lines, then the next record's `WARC/` line
     /// (left unread) or the end of the stream.
+    ///
+    /// A block followed by its two blank lines (the standard's CRLF CRLF)
+    /// and then something other than a record ended where it said: the
+    /// record is good, and what follows is a broken stretch of its own
+    /// (left unread: [`WarcReader::read_head`] warns and resynchronises).
     fn block_end(&mut self) -> Result<(), Fault> {
         let mut seen = Vec::new();
-        for _ in 0..=MAX_BLANK_LINES {
+        // Every line before this one was blank.
+        for blank in 0..=MAX_BLANK_LINES {
             read_line(&mut self.src, &mut self.line, MAX_HEADER_LINE).map_err(Fault::Io)?;
             seen.extend_from_slice(&self.line);
             if self.line.is_empty() {
@@ -385,6 +396,10 @@ impl<R: BufRead> WarcReader<R> {
                 return Ok(());
             }
             if !self.line.trim_ascii_end().is_empty() {
+                if blank >= TRAILER_LINES {
+                    self.src.unread(&self.line);
+                    return Ok(());
+                }
                 break;
             }
         }
@@ -1260,6 +1275,30 @@ mod tests {
         assert_eq!(
             outline(&got),
             want(&["urn:uuid:a", "urn:uuid:b", "urn:uuid:c"])
+        );
+    }
+
+    #[test]
+    fn garbage_after_a_whole_record_costs_it_nothing() {
+        // The record before the garbage ends with its CRLF CRLF where its
+        // Content-Length says: it is read whole; the garbage is one
+        // warning; reading goes on with the next record.
+        let mut w = html_record("a", "<p>a");
+        w.extend_from_slice(b"\x00\x01 not a record at all\r\n\r\n");
+        w.extend(html_record("b", "<p>b"));
+        assert_eq!(
+            outline(&records(&w)),
+            want(&["urn:uuid:a", "warning", "urn:uuid:b"])
+        );
+        // Without its trailer, the record's length is what is wrong: a
+        // framing error, and still the next record.
+        let mut w = html_record("a", "<p>a");
+        w.truncate(w.len() - 4);
+        w.extend_from_slice(b"tail of a longer block\r\n\r\n");
+        w.extend(html_record("b", "<p>b"));
+        assert_eq!(
+            outline(&records(&w)),
+            want(&["urn:uuid:a!framing", "warning", "urn:uuid:b"])
         );
     }
 

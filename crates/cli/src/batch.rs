@@ -86,10 +86,9 @@ pub struct BatchArgs {
     /// Pages larger than this (bytes, after decompression) become error rows.
     #[arg(long, default_value_t = 50_000_000)]
     max_bytes: usize,
-    /// A page whose extraction took longer than this (seconds) becomes a
-    /// `timeout` error row. For now measured after the fact: a running
-    /// extraction is not stopped (the core has no deadline option yet; when it
-    /// gains one, this will use it).
+    /// A page still extracting after this many seconds is stopped there (the
+    /// deadline is checked inside every stage) and becomes a `timeout` error
+    /// row; the batch goes on with the next page.
     #[arg(long, default_value_t = 60.0)]
     page_timeout: f64,
     /// No progress bar and no summary (warnings about unreadable input still show).
@@ -149,7 +148,11 @@ pub fn run(a: BatchArgs) -> CliResult {
         .with_text(text);
     // Metadata is computed only when rows carry it (`RowFormat::apply`);
     // the default row's title is the page's `<title>`, read by the renderer.
-    let opts = rows.apply(crate::options(&a.alg)?.with_max_input_bytes(a.max_bytes));
+    let opts = rows.apply(
+        crate::options(&a.alg)?
+            .with_max_input_bytes(a.max_bytes)
+            .with_timeout(timeout),
+    );
     let extractor = Extractor::new(&opts)?;
     let (sources, refused) = inputs::expand_with_warnings(&a.inputs)?;
     let bar = progress_bar(a.quiet, inputs::total_len(&sources));
@@ -168,10 +171,7 @@ pub fn run(a: BatchArgs) -> CliResult {
         .all_status(a.all_status)
         .shard(a.shard)
         .skipping(resume);
-    let mut driver = Driver::new(&extractor)
-        .page_timeout(Some(timeout))
-        .row_format(rows)
-        .progress(progress);
+    let mut driver = Driver::new(&extractor).row_format(rows).progress(progress);
     if let Some(n) = a.threads {
         driver = driver.threads(n);
     }

@@ -467,6 +467,28 @@ fn limits_become_error_rows() {
     let (o, rows) = batch(&[small.to_str().unwrap(), "--page-timeout", "1e-9"], &out);
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(rows[0]["error"]["kind"], "timeout");
+    // Stopped at the deadline inside a stage, not measured once done.
+    let message = rows[0]["error"]["message"].as_str().unwrap();
+    assert!(message.contains("stopped in the"), "{message}");
+
+    // A page that makes the tree builder multiply elements (500 distinct
+    // formatting elements left open in a block, rebuilt in each of the
+    // 50,000 blocks after it): its own kind.
+    let amplifier = dir.path().join("amplifier.html");
+    let bs: String = (0..500).map(|i| format!("<b id={i}>")).collect();
+    let page = format!("<div>{bs}</div>{}", "<div>x</div>".repeat(50_000));
+    std::fs::write(&amplifier, page).unwrap();
+    let (o, rows) = batch(
+        &[amplifier.to_str().unwrap(), small.to_str().unwrap()],
+        &out,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        rows[0]["error"]["kind"], "too_many_elements",
+        "{:?}",
+        rows[0]
+    );
+    assert_eq!(rows[1]["error"], Value::Null);
 }
 
 #[test]

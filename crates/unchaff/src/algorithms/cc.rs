@@ -45,6 +45,8 @@
 //! children (sibling groups by tag, with a per-tag counter array reset
 //! through a touched list), one over the text nodes — O(n).
 
+use std::collections::HashMap;
+
 use super::{Algorithm, Param, Params, Selection};
 use crate::Error;
 use crate::annotate::Page;
@@ -224,12 +226,14 @@ impl Cc {
             .map(|t| owner_of[dom.node(t.node).parent.index()])
             .collect();
         let mut content = raw.clone();
-        if self.promote {
+        // At the deadline, stop between phases (the extractor reports it).
+        let expired = || page.deadline.expired();
+        if self.promote && !expired() {
             for i in self.promotions(page, &raw) {
                 content[i.index()] = true;
             }
         }
-        if self.demote {
+        if self.demote && !expired() {
             for i in self.demotions(page, &raw, &owners) {
                 content[i.index()] = false;
             }
@@ -342,19 +346,25 @@ impl Cc {
             .copied()
             .filter(|c| owner_count[c.index()] > 0)
             .max_by_key(|c| text_chars[c.index()]);
+        // Per tag among G's children: (children holding content, children),
+        // counted once (a count per child would be quadratic in G's
+        // children, and a page can give G hundreds of thousands).
+        let mut by_tag: HashMap<Tag, (u32, u32)> = HashMap::new();
+        for &c in &children {
+            if let Some(tag) = dom.tag(c) {
+                let e = by_tag.entry(tag).or_default();
+                e.0 += u32::from(owner_count[c.index()] > 0);
+                e.1 += 1;
+            }
+        }
         let mut out = Vec::new();
         for &b in &children {
             if owner_count[b.index()] != 1 || Some(b) == main {
                 continue;
             }
-            let tag = dom.tag(b);
-            let (mut holding, mut total) = (0u32, 0u32);
-            for &c in &children {
-                if dom.tag(c) == tag {
-                    total += 1;
-                    holding += u32::from(owner_count[c.index()] > 0);
-                }
-            }
+            let Some(&(holding, total)) = dom.tag(b).and_then(|t| by_tag.get(&t)) else {
+                continue;
+            };
             if f64::from(holding) / f64::from(total) <= self.s {
                 out.push(first_owner[b.index()]);
             }
