@@ -8,7 +8,7 @@ use crate::algorithms::{self, Algorithm, Selection};
 use crate::annotate::{self, Page};
 use crate::decode::{self, CharsetSource};
 use crate::dom::{Dom, NodeId};
-use crate::limits::{self, Deadline, Stage};
+use crate::limits::{Deadline, Stage};
 use crate::metadata::{self, Metadata};
 use crate::{Error, Format, Input, Method, Options, clean, parse, render};
 
@@ -230,11 +230,10 @@ impl Extractor {
         let decoded = decode_input(input, self.options.max_input_bytes)?;
         deadline.check(Stage::Decode)?;
         let t1 = Instant::now();
-        let budget = self
-            .options
-            .max_elements
-            .unwrap_or_else(|| limits::element_budget(decoded.text.len()));
-        let mut dom = parse::parse_limited(&decoded.text, budget, &deadline)?;
+        let mut dom = match self.options.max_elements {
+            Some(budget) => parse::parse_limited(&decoded.text, budget, &deadline)?,
+            None => parse::parse_within_defaults(&decoded.text, &deadline)?,
+        };
         let t2 = Instant::now();
         let root = dom.content_root();
         let url = input.url;

@@ -8,6 +8,7 @@
 //! | open formatting elements ([`crate::parse::MAX_OPEN_FORMATTING`]) | 64 | further `<b>`, `<font>`, … dropped, their text kept |
 //! | attributes per element ([`crate::parse::MAX_ATTRIBUTES`]) | 512 | the rest of the tag's attributes dropped |
 //! | elements, [`crate::Options::max_elements`] | [`element_budget`]: 200,000 + one per 8 input bytes | [`Error::TooManyElements`] |
+//! | elements the tree builder makes up | [`synthesized_budget`]: the page's start tags + 10,000 + one per 2 start tags | [`Error::TooManyElements`] |
 //! | time, [`crate::Options::timeout`] | none | [`Error::Timeout`], at the deadline |
 //! | model files ([`MAX_MODEL_BYTES`]) | 64 MiB | [`Error::Model`] |
 //!
@@ -34,6 +35,32 @@ pub const ELEMENT_BUDGET_FLOOR: usize = 200_000;
 /// (the densest dev page; most 30–100); 8 leaves room for dense tables and
 /// lists while holding memory to about 20 bytes per input byte.
 pub const BYTES_PER_BUDGETED_ELEMENT: usize = 8;
+
+/// Elements the HTML5 tree builder may make up on its own (beyond one per
+/// start tag of the page), whatever the page: `html`, `head`, `body`,
+/// `tbody` and the formatting elements it rebuilds after misnested markup.
+/// The dev data's most is 294 (a page of 2,289 start tags); 10,000 is
+/// thirty times that.
+pub const SYNTHESIZED_FLOOR: usize = 10_000;
+
+/// Beyond [`SYNTHESIZED_FLOOR`], one made-up element allowed per this
+/// many start tags of the page (the dev data's largest share is 3 made-up
+/// elements on a page of 2 start tags, and under 0.3 per tag on every page
+/// of more than 100 tags).
+pub const START_TAGS_PER_SYNTHESIZED: usize = 2;
+
+/// The most elements a page of `start_tags` start tags may build: its
+/// own, plus [`SYNTHESIZED_FLOOR`], plus one per
+/// [`START_TAGS_PER_SYNTHESIZED`]. This is what stops formatting
+/// amplification early: 500 formatting elements left open before 50,000
+/// blocks would have the tree builder rebuild them in every block, and
+/// the page is refused after about 85,000 elements instead of the 275,000
+/// of its size's [`element_budget`].
+pub fn synthesized_budget(start_tags: usize) -> usize {
+    start_tags
+        .saturating_add(SYNTHESIZED_FLOOR)
+        .saturating_add(start_tags / START_TAGS_PER_SYNTHESIZED)
+}
 
 /// The largest trained model file read (`model=FILE` parameters): the
 /// shipped models are under 400 KB, a model with per-site templates a few

@@ -51,9 +51,13 @@ pub struct Options {
     /// The most elements a page may build (its own tags and those the
     /// HTML5 tree builder adds); more is [`crate::Error::TooManyElements`].
     /// `None` (the default) is [`crate::limits::element_budget`] of the
-    /// input's size: 200,000 plus one per 8 bytes, which bounds memory per
-    /// input byte and leaves real pages (the dev data: at most 28,000 nodes)
-    /// untouched.
+    /// input's size (200,000 plus one per 8 bytes, which bounds memory per
+    /// input byte), and no more than [`crate::limits::synthesized_budget`]
+    /// of the page's start tags (its own elements, plus 10,000 and one per 2
+    /// start tags made up by the tree builder: what stops formatting
+    /// amplification early). Real pages are untouched: the dev data builds
+    /// at most 28,000 nodes, and at most 294 elements not in its markup.
+    /// A number set here is the whole budget (neither default applies).
     pub max_elements: Option<usize>,
     /// The most time one page may take, checked inside the stages (the
     /// pre-pass and parse at intervals, the statistics pass, the algorithm,

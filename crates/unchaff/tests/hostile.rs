@@ -6,7 +6,7 @@
 
 use std::time::Duration;
 
-use unchaff::limits::{Deadline, Stage, element_budget};
+use unchaff::limits::{Deadline, Stage, element_budget, synthesized_budget};
 use unchaff::parse::{self, MAX_ATTRIBUTES, MAX_DEPTH, MAX_OPEN_FORMATTING};
 use unchaff::{Error, Extractor, Format, Method, Options, extract};
 
@@ -50,21 +50,45 @@ fn formatting_elements_left_open_are_capped() {
     // Text is kept, in the tree and (most of it: the algorithm chooses) in
     // the extraction.
     assert_eq!(tree_text(&dom).matches('x').count(), 2000);
-    let out = extract(&html, &Options::default()).unwrap();
+    // Even capped, that is 128,000 elements made up for 2,000 blocks: over
+    // what the page's start tags allow by default...
+    match extract(&html, &Options::default()) {
+        Err(Error::TooManyElements { limit }) => {
+            assert_eq!(
+                limit,
+                synthesized_budget(start_tags(&parse::prefilter(&html)))
+            )
+        }
+        other => panic!("{:?}", other.map(|e| e.text.len())),
+    }
+    // ...and a budget set by the caller is the whole budget.
+    let roomy = Options::new().with_max_elements(1_000_000);
+    let out = extract(&html, &roomy).unwrap();
     assert!(out.text.matches('x').count() > 1900, "{}", out.text.len());
+}
+
+/// Start tags as the parser counts them for [`synthesized_budget`]: `<`
+/// and a letter.
+fn start_tags(html: &str) -> usize {
+    html.as_bytes()
+        .windows(2)
+        .filter(|w| w[0] == b'<' && w[1].is_ascii_alphabetic())
+        .count()
 }
 
 #[test]
 fn formatting_amplification_is_an_error_not_gigabytes() {
     // Issue 19's case, full size (605 KB): 500 open, 50,000 blocks. Even
-    // capped, 64 rebuilt elements a block is 3.2 million elements: over the
-    // element budget, which stops the parse.
+    // capped, 64 rebuilt elements a block is 3.2 million elements: the
+    // parse stops at what the page's 50,000 start tags allow (about
+    // 85,000 elements, under the 275,000 of its size's budget).
     let html = format!(
         "<html><body><div>{}</div>{}",
         open_bs(500),
         "<div>x</div>".repeat(50_000)
     );
-    let budget = element_budget(html.len());
+    let budget = synthesized_budget(start_tags(&parse::prefilter(&html)));
+    assert!(budget < element_budget(html.len()) / 3, "{budget}");
     match extract(&html, &Options::default()) {
         Err(Error::TooManyElements { limit }) => assert_eq!(limit, budget),
         other => panic!("{:?}", other.map(|e| e.text.len())),
