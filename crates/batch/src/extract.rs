@@ -122,8 +122,9 @@ fn row_metadata(m: unchaff::Metadata) -> RowMetadata {
     }
 }
 
-/// The row error kind of a core error.
-fn error_kind(e: &unchaff::Error) -> ErrorKind {
+/// The row error kind of a core error (an extraction stopped at
+/// [`unchaff::Options::timeout`] is a `timeout` row).
+pub fn error_kind(e: &unchaff::Error) -> ErrorKind {
     use unchaff::Error as E;
     match e {
         E::EmptyInput => ErrorKind::Empty,
@@ -131,6 +132,7 @@ fn error_kind(e: &unchaff::Error) -> ErrorKind {
         E::Binary { .. } => ErrorKind::Binary,
         E::Gzip(_) => ErrorKind::Gzip,
         E::UnknownCharset(_) => ErrorKind::Charset,
+        E::Timeout { .. } => ErrorKind::Timeout,
         _ => ErrorKind::Extract,
     }
 }
@@ -217,6 +219,15 @@ mod tests {
         // The default row has none of it.
         let row = extract_row(&test_extractor(), page(), None);
         assert_eq!((row.schema, row.text_format), (None, None));
+    }
+
+    #[test]
+    fn the_cores_deadline_is_a_timeout_row() {
+        let opts = unchaff::Options::new().with_timeout(Duration::from_nanos(1));
+        let ex = Extractor::new(&opts).unwrap();
+        let page = Page::new("t", article("A", "apples fall far from trees").into_bytes());
+        let row = extract_row(&ex, page, None);
+        assert_eq!(row.error.unwrap().kind, ErrorKind::Timeout);
     }
 
     #[test]
