@@ -113,7 +113,7 @@ pub fn from_query(query: Option<&str>) -> Result<(Option<String>, RequestOptions
     for (k, v) in pairs {
         match k.replace('-', "_").as_str() {
             "url" => url = Some(v),
-            "format" | "f" => o.format = Some(v),
+            "format" | "f" | "text_format" => o.format = Some(v),
             "algorithm" | "a" => o.algorithm = Some(v),
             "param" | "p" => o.params.push(key_value(&v)?),
             "links" => o.links = flag(&k, &v)?,
@@ -123,7 +123,7 @@ pub fn from_query(query: Option<&str>) -> Result<(Option<String>, RequestOptions
             "include_comments" => o.include_comments = flag(&k, &v)?,
             "precision" => o.precision = flag(&k, &v)?,
             "recall" => o.recall = flag(&k, &v)?,
-            "metadata" => o.metadata = flag(&k, &v)?,
+            "metadata" | "with_metadata" => o.metadata = flag(&k, &v)?,
             "charset" => o.charset = Some(v),
             "timeout" => {
                 o.timeout = Some(
