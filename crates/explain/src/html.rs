@@ -17,6 +17,11 @@ const CHART_W: f32 = 1000.0;
 const PANEL_H: f32 = 90.0;
 /// Room for axis labels at the left of the overview.
 const AXIS_W: f32 = 46.0;
+/// Consecutive dropped blocks folded into one collapsed group: fewer are
+/// shown one by one (a run of navigation links is one line until opened).
+const MIN_RUN: usize = 3;
+/// Characters of a block's text shown in its folded summary.
+const SNIPPET_CHARS: usize = 110;
 /// Width of a block's contribution chart.
 const WHY_W: f32 = 330.0;
 /// Height of one row of a block's contribution chart.
@@ -38,10 +43,17 @@ h2{font-size:15px;margin:0 0 8px}
 .legend{color:var(--mute);font-size:12px;display:flex;gap:16px;margin:2px 0 6px}
 .sw{display:inline-block;width:10px;height:10px;border-radius:2px;margin-right:4px;vertical-align:-1px}
 .cols{display:grid;grid-template-columns:minmax(0,1.55fr) minmax(0,1fr);gap:20px;padding:8px 28px 28px}
-.block{border:1px solid var(--line);border-left:5px solid var(--drop);border-radius:6px;margin:0 0 8px;background:var(--drop-bg)}
+.block{border:1px solid var(--line);border-left:5px solid var(--drop);border-radius:6px;margin:0 0 6px;background:var(--drop-bg)}
+.run{border:1px dashed var(--line);border-radius:6px;margin:0 0 6px;padding:0 8px;background:#fbfbfc}
+.run>summary{cursor:pointer;padding:6px 2px;color:var(--mute);font-size:12px}
+.run[open]>summary{margin-bottom:4px}
+summary{list-style-position:inside}
+.snippet{color:var(--mute);overflow:hidden;text-overflow:ellipsis;white-space:nowrap;flex:1 1 200px;min-width:0}
+details[open]>summary .snippet{display:none}
 .block.kept{border-left-color:var(--kept);background:var(--kept-bg)}
 .block.partly{border-left-color:var(--part);background:var(--part-bg)}
-.head{display:flex;flex-wrap:wrap;align-items:baseline;gap:4px 12px;padding:5px 10px;border-bottom:1px solid var(--line);font-size:12px;color:var(--mute)}
+.head{display:flex;flex-wrap:wrap;align-items:baseline;gap:4px 12px;padding:5px 10px;font-size:12px;color:var(--mute);cursor:pointer}
+details[open]>.head{border-bottom:1px solid var(--line)}
 .idx{font-weight:700;color:var(--ink)}
 .badge{font-weight:700;text-transform:uppercase;letter-spacing:.04em;font-size:11px;padding:0 6px;border-radius:8px;color:#fff;background:var(--drop)}
 .kept .badge{background:var(--kept)}
@@ -53,7 +65,8 @@ h2{font-size:15px;margin:0 0 8px}
 .why{flex:none;width:330px}
 .why svg{display:block}
 .extracted{position:sticky;top:8px;align-self:start;max-height:calc(100vh - 16px);overflow:auto;border:1px solid var(--line);border-radius:6px;padding:10px 14px;background:#fff}
-.out{white-space:pre-wrap;overflow-wrap:anywhere;font:13px/1.5 Georgia,"DejaVu Serif",serif;margin:0}
+.out{overflow-wrap:anywhere;font:13px/1.5 Georgia,"DejaVu Serif",serif}
+.out p{margin:0 0 .55em;white-space:pre-wrap}
 .note{color:var(--mute);font-size:12px}
 svg text{font:10px system-ui,"DejaVu Sans",sans-serif;fill:var(--mute)}
 svg .lab{fill:var(--ink)}
@@ -130,8 +143,30 @@ pub fn render_html(r: &Report) -> String {
     overview(&mut o, r);
     o.push_str("<main class=\"cols\"><div class=\"blocks\">\n");
     let scale = score_scale(r);
-    for b in &r.blocks {
-        block(&mut o, r, b, &scale);
+    let mut k = 0;
+    while k < r.blocks.len() {
+        let run = r.blocks[k..]
+            .iter()
+            .take_while(|b| b.kept == Kept::No)
+            .count();
+        if run >= MIN_RUN {
+            let chars: u64 = r.blocks[k..k + run].iter().map(|b| b.chars as u64).sum();
+            let _ = writeln!(
+                o,
+                "<details class=\"run\"><summary>blocks {}–{}: {run} dropped, {chars} characters \
+                 (open to see them)</summary>",
+                k,
+                k + run - 1
+            );
+            for b in &r.blocks[k..k + run] {
+                block(&mut o, r, b, &scale);
+            }
+            o.push_str("</details>\n");
+            k += run;
+        } else {
+            block(&mut o, r, &r.blocks[k], &scale);
+            k += 1;
+        }
     }
     if r.blocks.is_empty() {
         o.push_str("<p class=\"note\">The page has no text blocks.</p>");
@@ -140,10 +175,13 @@ pub fn render_html(r: &Report) -> String {
         o,
         "</div>\n<aside class=\"extracted\"><h2>Extracted text</h2>\
          <p class=\"note\">{} characters, as <code>unchaff extract</code> writes it.</p>\
-         <div class=\"out\">{}</div></aside></main>\n</body></html>\n",
+         <div class=\"out\">",
         r.text.chars().count(),
-        esc(&r.text)
     );
+    for line in r.text.lines() {
+        let _ = write!(o, "<p>{}</p>", esc(line));
+    }
+    o.push_str("</div></aside></main>\n</body></html>\n");
     o
 }
 
@@ -196,7 +234,7 @@ fn header(o: &mut String, r: &Report, title: &str) {
         "Each block shows the algorithm's score of its element (in the algorithm's own unit; \
          the charts scale it between the page's lowest and highest)."
     };
-    let _ = write!(o, "<p class=\"note\">{why}</p></header>\n");
+    let _ = writeln!(o, "<p class=\"note\">{why}</p></header>");
 }
 
 /// The page-wide chart: score and text density per block, in reading
@@ -298,8 +336,9 @@ fn block(o: &mut String, r: &Report, b: &Block, scale: &impl Fn(f32) -> f32) {
     };
     let _ = write!(
         o,
-        "<section class=\"block {class}\" id=\"b{i}\" data-block=\"{i}\" data-kept=\"{class}\">\
-         <div class=\"head\"><span class=\"idx\">#{i}</span><span class=\"badge\">{}</span>",
+        "<details class=\"block {class}\" id=\"b{i}\" data-block=\"{i}\" data-kept=\"{class}\"{}>\
+         <summary class=\"head\"><span class=\"idx\">#{i}</span><span class=\"badge\">{}</span>",
+        if b.kept == Kept::No { "" } else { " open" },
         b.kept.as_str(),
         i = b.index
     );
@@ -312,16 +351,26 @@ fn block(o: &mut String, r: &Report, b: &Block, scale: &impl Fn(f32) -> f32) {
     }
     let _ = write!(
         o,
-        "<span>{} chars · density {:.1}</span><span class=\"path\">{}</span></div>\
+        "<span>{} chars · density {:.1}</span><span class=\"path\">{}</span>\
+         <span class=\"snippet\">{}</span></summary>\
          <div class=\"body\"><div class=\"text\">{}</div>",
         b.chars,
         b.density,
         esc(&short_path(&b.path)),
+        esc(&snippet(&b.text)),
         esc(&b.text)
     );
     o.push_str("<div class=\"why\">");
     why_chart(o, r, b, scale);
-    o.push_str("</div></div></section>\n");
+    o.push_str("</div></div></details>\n");
+}
+
+/// The start of a block's text, for its folded summary.
+fn snippet(text: &str) -> String {
+    match text.char_indices().nth(SNIPPET_CHARS) {
+        Some((at, _)) => format!("{}…", &text[..at]),
+        None => text.to_owned(),
+    }
 }
 
 /// The last tags of a path: the end says what the block is.

@@ -31,8 +31,9 @@ use unchaff::{Extractor, Input, Method, Options};
 
 pub use html::{CSP, render_html};
 
-/// Reasons listed per block: the features that moved its margin most.
-pub const TOP_REASONS: usize = 6;
+/// Reasons listed per block and model stage: the features that moved its
+/// margin most (more are rarely more than noise, and a row each).
+pub const TOP_REASONS: usize = 4;
 
 /// What can stop an explanation.
 #[derive(Debug, thiserror::Error)]

@@ -55,7 +55,7 @@ fn every_block_once_and_kept_text_is_the_extraction() {
             assert_eq!(doc.matches(&id).count(), 1, "{method}: block {}", b.index);
         }
         assert_eq!(
-            doc.matches("<section class=\"block ").count(),
+            doc.matches("<details class=\"block ").count(),
             r.blocks.len()
         );
         assert_eq!(
@@ -98,7 +98,8 @@ fn auto_blocks_have_reasons_and_probabilities() {
 /// Tags the report itself writes; any other is the page's, let through.
 const REPORT_TAGS: &[&str] = &[
     "!doctype", "html", "head", "meta", "title", "style", "body", "header", "h1", "h2", "p",
-    "span", "b", "code", "div", "section", "main", "aside", "svg", "text", "line", "rect", "a",
+    "span", "b", "code", "div", "section", "details", "summary", "main", "aside", "svg", "text",
+    "line", "rect", "a",
 ];
 
 /// The report never carries live markup from the page: every tag is one
