@@ -99,7 +99,7 @@ impl<R: BufRead> JsonlReader<R> {
 }
 
 /// The longest line a reader with page limit `max` reads: the escaped
-/// HTML ([`ESCAPE_FACTOR`] × `max`) plus [`LINE_SLACK`].
+/// HTML (twice `max`: JSON escapes) plus [`LINE_SLACK`].
 pub fn line_limit(max: usize) -> u64 {
     (max as u64)
         .saturating_mul(ESCAPE_FACTOR)

@@ -66,7 +66,8 @@ Endpoints:
                   charset, timeout), or a JSON body {\"html\" or \"html_base64\", \"url\",
                   \"options\": {...}}. Answers what `unchaff extract -f json` prints.
   POST /batch     JSONL pages in ({\"id\", \"url\", \"html\"} a line), JSONL rows out in
-                  order (`unchaff batch`'s rows), streamed both ways.
+                  order (`unchaff batch`'s rows), streamed both ways; text-format=markdown|html,
+                  with-metadata=1 and the /extract options as query parameters.
   GET  /explain   a form to paste a page; POST /explain answers its report.
   GET  /healthz   \"ok\".
   GET  /metrics   Prometheus text: requests, latency, pages/s, errors by kind.
