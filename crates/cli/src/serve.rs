@@ -32,7 +32,7 @@ pub struct ServeArgs {
     #[arg(long, value_name = "BYTES", default_value_t = unchaff_serve::DEFAULT_MAX_BODY)]
     max_body: usize,
     /// Seconds a client has to send a request's headers; a slower one is disconnected
-    /// (slowloris).
+    /// (slowloris). It also bounds how long an idle keep-alive connection stays open.
     #[arg(long, value_name = "SECONDS", default_value_t = unchaff_serve::DEFAULT_HEADER_TIMEOUT.as_secs_f64())]
     header_timeout: f64,
     /// Seconds a client has to send a whole request body (for /batch: each piece of the

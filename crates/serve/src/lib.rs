@@ -92,7 +92,8 @@ pub struct Config {
     /// Largest request body (and, for `/batch`, line) in bytes; past it,
     /// 413 ([`DEFAULT_MAX_BODY`]).
     pub max_body: usize,
-    /// Longest wait for a request's headers ([`DEFAULT_HEADER_TIMEOUT`]).
+    /// Longest wait for a request's headers, and so for the next request
+    /// on an idle keep-alive connection ([`DEFAULT_HEADER_TIMEOUT`]).
     pub header_timeout: Duration,
     /// Longest wait for a whole body, or for `/batch` for its next piece;
     /// past it, 408 ([`DEFAULT_BODY_TIMEOUT`]).
@@ -327,5 +328,26 @@ pub async fn shutdown_signal() {
     #[cfg(not(unix))]
     {
         let _ = tokio::signal::ctrl_c().await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn limits_are_checked() {
+        let ok = Config::default();
+        assert!(ok.check().is_ok());
+        assert!(ok.max_body <= unchaff::decode::DEFAULT_MAX_INPUT);
+        let mut c = ok.clone();
+        c.max_body = unchaff::decode::DEFAULT_MAX_INPUT + 1;
+        assert!(c.check().unwrap_err().to_string().contains("input limit"));
+        let mut c = ok.clone();
+        c.extract_timeout = Duration::ZERO;
+        assert!(c.check().is_err());
+        let mut c = ok;
+        c.workers = 0;
+        assert!(c.check().is_err());
     }
 }

@@ -198,10 +198,13 @@ mod tests {
         gate_tx.send(()).unwrap();
         assert_eq!(first.await.unwrap(), 1);
         assert_eq!(second.await.unwrap(), 2);
-        // Both permits come back once the jobs are done.
-        let p = pool.admit().await.unwrap();
+        // Both permits come back once the jobs are done (a worker drops
+        // its permit just after sending the result: wait for them).
+        let p1 = pool.admit().await.unwrap();
+        let p2 = pool.admit().await.unwrap();
+        assert!(pool.try_admit().is_none());
+        drop((p1, p2));
         assert!(pool.try_admit().is_some());
-        drop(p);
     }
 
     #[tokio::test]
