@@ -103,8 +103,9 @@ fn row_metadata(m: unchaff::Metadata) -> RowMetadata {
     }
 }
 
-/// The row error kind of a core error.
-fn error_kind(e: &unchaff::Error) -> ErrorKind {
+/// The row error kind of a core error (an extraction stopped at
+/// [`unchaff::Options::timeout`] is a `timeout` row).
+pub fn error_kind(e: &unchaff::Error) -> ErrorKind {
     use unchaff::Error as E;
     match e {
         E::EmptyInput => ErrorKind::Empty,

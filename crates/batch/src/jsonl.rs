@@ -64,9 +64,7 @@ impl<R: BufRead> JsonlReader<R> {
             r,
             name: name.into(),
             max,
-            limit: (max as u64)
-                .saturating_mul(ESCAPE_FACTOR)
-                .saturating_add(LINE_SLACK),
+            limit: line_limit(max),
             line: Vec::new(),
             n: 0,
             done: false,
@@ -96,6 +94,25 @@ impl<R: BufRead> JsonlReader<R> {
     }
 
     fn page(&self, line: &[u8], fallback_id: String) -> Page {
+        page_of_line(line, fallback_id, self.max)
+    }
+}
+
+/// The longest line a reader with page limit `max` reads: the escaped
+/// HTML (twice `max`: JSON escapes) plus [`LINE_SLACK`].
+pub fn line_limit(max: usize) -> u64 {
+    (max as u64)
+        .saturating_mul(ESCAPE_FACTOR)
+        .saturating_add(LINE_SLACK)
+}
+
+/// The page of one JSONL line (without its newline), as [`JsonlReader`]
+/// reads it: for readers that split lines themselves (a server reading a
+/// request body as it arrives). `fallback_id` is the id of a row without
+/// `id` and `url`; an `html` over `max` bytes is a `too_large` error page,
+/// a line that is not a page object a `json` one.
+pub fn page_of_line(line: &[u8], fallback_id: String, max: usize) -> Page {
+    {
         let page = match serde_json::from_slice::<JsonlPage>(line) {
             Err(e) => {
                 return Page::failed(fallback_id, PageError::new(ErrorKind::Json, e.to_string()));
@@ -112,7 +129,7 @@ impl<R: BufRead> JsonlReader<R> {
                 ErrorKind::Json,
                 "row has no \"html\" string",
             )),
-            Some(h) if h.len() > self.max => Err(PageError::too_large(h.len() as u64, self.max)),
+            Some(h) if h.len() > max => Err(PageError::too_large(h.len() as u64, max)),
             Some(h) => Ok(h.into_bytes()),
         };
         // The HTML is already Unicode: it is UTF-8 now, whatever it declares.

@@ -55,7 +55,7 @@ mod row;
 pub mod sink;
 pub mod warc;
 
-pub use extract::{extract_row, extract_row_with};
+pub use extract::{error_kind, extract_row, extract_row_with};
 pub use row::{ErrorKind, Page, PageError, Row, RowFormat, RowMetadata, TextFormat};
 
 /// What can stop a batch run (page-level problems are rows, file-level

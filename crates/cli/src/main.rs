@@ -3,6 +3,7 @@
 
 mod batch;
 mod fetch;
+mod serve;
 
 use std::collections::HashMap;
 use std::io::Write;
@@ -54,6 +55,10 @@ enum Command {
     /// Learn and inspect site templates: text that recurs across a site's pages (SQLite).
     #[command(subcommand)]
     Templates(TemplatesCommand),
+    /// Serve extraction over HTTP: /extract, /batch, /explain, /healthz, /metrics.
+    Serve(serve::ServeArgs),
+    /// Write an HTML report of why each block of a page was kept or dropped.
+    Explain(serve::ExplainArgs),
 }
 
 #[derive(Args)]
@@ -342,6 +347,8 @@ fn main() -> ExitCode {
         Command::Batch(a) => batch::run(a),
         Command::Templates(TemplatesCommand::Learn(a)) => cmd_templates_learn(a),
         Command::Templates(TemplatesCommand::Show(a)) => cmd_templates_show(a),
+        Command::Serve(a) => serve::run_serve(a),
+        Command::Explain(a) => serve::run_explain(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -425,7 +432,7 @@ fn cmd_extract(a: ExtractArgs) -> CliResult {
     let mut stdout = std::io::stdout().lock();
     let mut failed = 0usize;
     for name in &inputs {
-        let page = match read_input(name, &a) {
+        let page = match read_input(name, a.url.as_deref(), a.charset.as_deref(), a.max_bytes) {
             Ok(p) => p,
             Err(e) if several => {
                 eprintln!("unchaff: {e}");
@@ -466,29 +473,35 @@ struct Page {
     charset: Option<String>,
 }
 
-/// Reads a file, standard input ("-") or a URL.
-fn read_input(name: &str, a: &ExtractArgs) -> Result<Page, String> {
+/// Reads a file, standard input ("-") or a URL; `url` and `charset` are
+/// what the caller knows of a file's page (a fetched page's own win,
+/// except that `charset`, as a header would give it, beats the server's).
+fn read_input(
+    name: &str,
+    url: Option<&str>,
+    charset: Option<&str>,
+    max_bytes: usize,
+) -> Result<Page, String> {
     if fetch::is_url(name) {
-        let f = fetch::fetch(name, a.max_bytes)?;
+        let f = fetch::fetch(name, max_bytes)?;
         return Ok(Page {
             bytes: f.bytes,
             url: Some(f.url),
-            // --charset, as a header would give it, wins over the server's.
-            charset: a.charset.clone().or(f.charset),
+            charset: charset.map(str::to_owned).or(f.charset),
         });
     }
     // Read no more than the limit (and one byte to know it is over): a
     // device or an endless pipe costs at most that.
     let bytes = if name == "-" {
-        read_stdin(a.max_bytes)?
+        read_stdin(max_bytes)?
     } else {
-        unchaff::limits::read_file_limited(Path::new(name), a.max_bytes)
+        unchaff::limits::read_file_limited(Path::new(name), max_bytes)
             .map_err(|e| format!("cannot read {name}: {e}"))?
     };
     Ok(Page {
         bytes,
-        url: a.url.clone(),
-        charset: a.charset.clone(),
+        url: url.map(str::to_owned),
+        charset: charset.map(str::to_owned),
     })
 }
 

@@ -347,6 +347,10 @@ pub const PARAMS: &[Param] = &[
 ];
 
 pub(super) fn build(p: &mut Params) -> Result<Box<dyn Algorithm>, Error> {
+    Ok(Box::new(configure(p)?))
+}
+
+fn configure(p: &mut Params) -> Result<Auto, Error> {
     let mut a = match p.take("model") {
         Some(path) => Auto::with_model(AutoModel::load(std::path::Path::new(&path))?)?,
         None => Auto::new()?,
@@ -357,7 +361,78 @@ pub(super) fn build(p: &mut Params) -> Result<Box<dyn Algorithm>, Error> {
     a.exit_margin = p.f64("exit-margin", EXIT_MARGIN as f64)? as f32;
     a.use_context = p.f64("context", 1.0)? != 0.0;
     a.keep_title = p.f64("keep-title", 0.0)? != 0.0;
-    Ok(Box::new(a))
+    Ok(a)
+}
+
+/// Why `auto` scored each block of a page as it did ([`Auto::explain`]).
+#[derive(Clone, Debug, Default)]
+#[non_exhaustive]
+pub struct Explanation {
+    /// The page's blocks and their block-stage features.
+    pub blocks: Blocks,
+    /// The block stage's probability of each block.
+    pub block_stage: Vec<f32>,
+    /// The final probability of each block (the context stage's, or the
+    /// block stage's with `context=0`): what the threshold is applied to.
+    pub probability: Vec<f32>,
+    /// The block stage's margin of each block, split over
+    /// [`features::NAMES`] (all trees, without the early exit).
+    pub block_contributions: Vec<gbdt::Contributions>,
+    /// The context stage's inputs of each block, [`context::NAMES`]
+    /// order; empty with `context=0`.
+    pub context_features: Vec<[f32; context::N]>,
+    /// The context stage's margin of each block, split over
+    /// [`context::NAMES`]; empty with `context=0`.
+    pub context_contributions: Vec<gbdt::Contributions>,
+}
+
+impl Auto {
+    /// `auto` built from `key=value` parameters, as `--algorithm auto -p …`
+    /// builds it (an unknown or malformed parameter is an error): for tools
+    /// that need the concrete type, such as the explanation report.
+    pub fn from_params(params: &[(String, String)]) -> Result<Auto, Error> {
+        let mut p = Params::new(params);
+        let a = configure(&mut p)?;
+        p.finish("auto")?;
+        Ok(a)
+    }
+
+    /// The blocks of `page` with their features, as [`Auto::run`] reads them.
+    pub fn block_features(&self, page: &Page<'_>) -> Blocks {
+        features::blocks(page, &self.vocab)
+    }
+
+    /// Scores `page`'s blocks as [`Auto::run`] does and says why: each
+    /// block's probability and the per-feature contributions of both
+    /// stages ([`gbdt::Model::contributions`]). A separate walk for the
+    /// explanation tools: [`Auto::run`] never computes contributions.
+    pub fn explain(&self, page: &Page<'_>) -> Explanation {
+        let blocks = self.block_features(page);
+        let block_stage = block_probabilities(&self.blocks, &blocks, self.model.block_exit);
+        let probability = self.classify(&blocks);
+        let block_contributions = blocks
+            .features
+            .iter()
+            .map(|x| self.model.blocks.contributions(x))
+            .collect();
+        let context_features = if self.use_context {
+            context::context_features(&blocks, &block_stage)
+        } else {
+            Vec::new()
+        };
+        let context_contributions = context_features
+            .iter()
+            .map(|x| self.model.context.contributions(x))
+            .collect();
+        Explanation {
+            blocks,
+            block_stage,
+            probability,
+            block_contributions,
+            context_features,
+            context_contributions,
+        }
+    }
 }
 
 impl Algorithm for Auto {
@@ -479,6 +554,35 @@ mod tests {
         other.blocks.features.pop();
         let e = AutoModel::from_json(&other.to_json()).unwrap_err();
         assert!(e.to_string().contains("retrain"), "{e}");
+    }
+
+    #[test]
+    fn explain_scores_as_run_and_splits_each_margin() {
+        let params = [("threshold".to_owned(), "0.6".to_owned())];
+        let a = Auto::from_params(&params).unwrap();
+        assert_eq!(a.threshold, 0.6);
+        let bad = [("nope".to_owned(), "1".to_owned())];
+        assert!(Auto::from_params(&bad).is_err());
+        let html = news_page();
+        let dom = parse(&html);
+        let page = page_of(&dom);
+        let e = a.explain(&page);
+        let b = a.block_features(&page);
+        assert_eq!(e.blocks.nodes, b.nodes);
+        assert_eq!(e.probability, a.classify(&b));
+        let n = e.blocks.nodes.len();
+        assert!(n > 5);
+        assert_eq!(e.block_contributions.len(), n);
+        assert_eq!(e.context_contributions.len(), n);
+        for (k, c) in e.context_contributions.iter().enumerate() {
+            assert_eq!(c.features.len(), context::N);
+            // Full margins and early-exit probabilities agree on the side
+            // of the threshold whenever the block is far from it.
+            let p = 1.0 / (1.0 + (-c.margin()).exp());
+            if (e.probability[k] - 0.6).abs() > 0.2 {
+                assert_eq!(p >= 0.6, e.probability[k] >= 0.6, "block {k}");
+            }
+        }
     }
 
     #[test]
