@@ -4,7 +4,7 @@
 //! | limit | default | past it |
 //! |---|---|---|
 //! | input size, [`crate::Options::max_input_bytes`] | [`crate::decode::DEFAULT_MAX_INPUT`] | [`Error::TooLarge`] |
-//! | nesting depth ([`crate::parse::MAX_DEPTH`]) | 512 | deeper start tags dropped, their text kept |
+//! | nesting depth ([`crate::parse::MAX_DEPTH`]) | 128 | deeper start tags dropped, their text kept |
 //! | open formatting elements ([`crate::parse::MAX_OPEN_FORMATTING`]) | 64 | further `<b>`, `<font>`, … dropped, their text kept |
 //! | attributes per element ([`crate::parse::MAX_ATTRIBUTES`]) | 512 | the rest of the tag's attributes dropped |
 //! | elements, [`crate::Options::max_elements`] | [`element_budget`]: 200,000 + one per 8 input bytes | [`Error::TooManyElements`] |
