@@ -91,7 +91,8 @@ pub fn gunzip_if_needed(bytes: &[u8], max: usize) -> Result<std::borrow::Cow<'_,
         return Ok(std::borrow::Cow::Borrowed(bytes));
     }
     let mut out = Vec::with_capacity(bytes.len().saturating_mul(4).min(max));
-    let mut reader = flate2::read::MultiGzDecoder::new(bytes).take(max as u64 + 1);
+    // Saturating: `usize::MAX` (no limit) must not wrap to a limit of 0.
+    let mut reader = flate2::read::MultiGzDecoder::new(bytes).take((max as u64).saturating_add(1));
     reader
         .read_to_end(&mut out)
         .map_err(|e| Error::Gzip(e.to_string()))?;
@@ -199,9 +200,11 @@ fn detect(bytes: &[u8]) -> Decoded {
         return finish(bytes, enc, CharsetSource::Detected);
     }
     let sample = &bytes[..bytes.len().min(DETECT_SAMPLE)];
-    let mut det = chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Deny);
-    det.feed(sample, sample.len() == bytes.len());
-    let mut enc = det.guess(None, chardetng::Utf8Detection::Allow);
+    let mut enc = guess(
+        sample,
+        sample.len() == bytes.len(),
+        chardetng::Utf8Detection::Allow,
+    );
     if enc.is_single_byte()
         && let Some(cjk) = cjk_despite_a_few_errors(sample)
     {
@@ -252,10 +255,61 @@ fn cjk_despite_a_few_errors(sample: &[u8]) -> Option<&'static Encoding> {
         if unmappable {
             return false;
         }
-        let mut det = chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Deny);
-        det.feed(&bytes, true);
-        det.guess(None, chardetng::Utf8Detection::Deny) == enc
+        guess(&bytes, true, chardetng::Utf8Detection::Deny) == enc
     })
+}
+
+/// ASCII bytes fed to detection on each side of a run of non-ASCII bytes;
+/// the ASCII between two such windows is skipped. chardetng scores only
+/// pairs of bytes with a non-ASCII one in them, and every state it keeps
+/// (the previous byte's class, the case of the current word, the length
+/// of a word of non-ASCII letters, a multi-byte sequence in progress) is
+/// set again by the last two or three ASCII bytes, so after a few ASCII
+/// bytes its state no longer depends on what came before them: skipping
+/// the middle of a long ASCII run changes no score. 16 is several times
+/// what the state needs; feeding the whole document instead made
+/// detection 40–56% of the time on folders of undeclared legacy pages,
+/// whose bytes are mostly ASCII markup (docs/BENCHMARKS.md). The data test
+/// `data_charset` checks that every dev page gets the same guess both ways.
+pub const DETECT_ASCII_CONTEXT: usize = 16;
+
+/// chardetng's guess for `sample` (`last`: it is the whole document),
+/// feeding it the non-ASCII runs with [`DETECT_ASCII_CONTEXT`] ASCII bytes
+/// on either side and the document's last bytes, not the long ASCII
+/// stretches between them: the guess is the same as for the whole sample.
+pub fn guess(sample: &[u8], last: bool, utf8: chardetng::Utf8Detection) -> &'static Encoding {
+    const W: usize = DETECT_ASCII_CONTEXT;
+    let mut det = chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Deny);
+    // The bytes from `seg` to `at` are still to be fed, as one stretch;
+    // `at` is the end of a non-ASCII run (or 0).
+    let mut seg = 0;
+    let mut at = 0;
+    loop {
+        let run_start = at + Encoding::ascii_valid_up_to(&sample[at..]);
+        if run_start == sample.len() {
+            break;
+        }
+        let run_end = sample[run_start..]
+            .iter()
+            .position(u8::is_ascii)
+            .map_or(sample.len(), |p| run_start + p);
+        let context_start = run_start.saturating_sub(W);
+        // Before the first run, chardetng itself keeps only two bytes.
+        let skip_from = if at == 0 { 0 } else { at + W };
+        if context_start > skip_from {
+            det.feed(&sample[seg..skip_from], false);
+            seg = context_start;
+        }
+        at = run_end;
+    }
+    // The ASCII after the last run, and the document's last bytes as they
+    // are (a cut character at the very end matters to the guess).
+    if sample.len() - at > 2 * W {
+        det.feed(&sample[seg..at + W], false);
+        seg = sample.len() - W;
+    }
+    det.feed(&sample[seg..], last);
+    det.guess(None, utf8)
 }
 
 /// [`finish`] for bytes already checked to be UTF-8 (no second pass).
@@ -692,6 +746,71 @@ mod tests {
         }
     }
 
+    /// chardetng's guess over the whole sample, as detection was before
+    /// [`guess`] skipped long ASCII stretches.
+    fn guess_whole(sample: &[u8], last: bool, utf8: chardetng::Utf8Detection) -> &'static Encoding {
+        let mut det = chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Deny);
+        det.feed(sample, last);
+        det.guess(None, utf8)
+    }
+
+    #[test]
+    fn skipping_ascii_stretches_keeps_every_guess() {
+        // Each legacy text cut into pieces between long runs of markup,
+        // words and letters next to the non-ASCII bytes, a cut character at
+        // the end; near ties (a few non-ASCII bytes) included.
+        let fillers: [&[u8]; 4] = [
+            b"<div class=\"nav item\"><a href=\"/x/y\">Home</a></div>\n",
+            b"ABCDEFGHIJKLMNOPQRSTUVWXYZ abcdefghijklmnopqrstuvwxyz ",
+            b"N\xba1 3\xaa M\xaa ",
+            b"x",
+        ];
+        let mut checked = 0;
+        for &(label, text) in LEGACY {
+            let bytes = encode(label, text);
+            for filler in fillers {
+                for reps in [0usize, 1, 3, 20] {
+                    for piece in [1usize, 2, 7, 40, bytes.len()] {
+                        let mut page = Vec::new();
+                        for chunk in bytes.chunks(piece) {
+                            page.extend(std::iter::repeat_n(filler, reps).flatten());
+                            page.extend_from_slice(chunk);
+                        }
+                        for end in [&b""[..], b"\x81", b"</p>\xe9"] {
+                            let mut p = page.clone();
+                            p.extend_from_slice(end);
+                            for last in [true, false] {
+                                for utf8 in [
+                                    chardetng::Utf8Detection::Allow,
+                                    chardetng::Utf8Detection::Deny,
+                                ] {
+                                    assert_eq!(
+                                        guess(&p, last, utf8),
+                                        guess_whole(&p, last, utf8),
+                                        "{label} piece {piece} reps {reps}"
+                                    );
+                                    checked += 1;
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(checked > 1000);
+        // Pure ASCII, and UTF-8 between long ASCII runs.
+        let ascii = b"<p>plain</p>".repeat(50);
+        assert_eq!(
+            guess(&ascii, true, chardetng::Utf8Detection::Allow),
+            guess_whole(&ascii, true, chardetng::Utf8Detection::Allow)
+        );
+        let utf8 = format!("{}é{}", "a".repeat(100), "b".repeat(100));
+        assert_eq!(
+            guess(utf8.as_bytes(), true, chardetng::Utf8Detection::Allow),
+            UTF_8
+        );
+    }
+
     #[test]
     fn declared_gbk_but_utf8_is_utf8() {
         let text = "这是一个用于测试的中文句子，内容足够长以便统计检测能够判断编码。";
@@ -766,5 +885,10 @@ mod tests {
             Err(Error::TooLarge { .. })
         ));
         assert_eq!(&*gunzip_if_needed(b"plain", 10).unwrap(), b"plain");
+        // No limit at all: everything, not nothing.
+        assert_eq!(
+            &*gunzip_if_needed(&gz, usize::MAX).unwrap(),
+            b"<p>zipped</p>"
+        );
     }
 }
