@@ -104,6 +104,8 @@ pub(super) fn tokenize(
 /// stops to run the script and is fed again). Elsewhere U+FEFF is a
 /// character like any other.
 fn feff_where_dropped(html: &str) -> bool {
+    /// How far back from a U+FEFF after a `>` the `<` of its tag is looked for.
+    const FEFF_LOOKBACK: usize = 1024;
     const FEFF: &[u8] = "\u{FEFF}".as_bytes();
     let b = html.as_bytes();
     let mut found = memmem::find_iter(b, FEFF).peekable();
@@ -111,29 +113,37 @@ fn feff_where_dropped(html: &str) -> bool {
         return false;
     }
     // The pieces' starts, as parse_limited cuts them (from the original
-    // start: one character before `html` when a U+FEFF was stripped does
-    // not move a cut by more than the cut's own rounding; any U+FEFF
-    // within a character of a cut counts).
-    let near_cut = |at: usize| -> bool {
-        let mut cut = 0;
-        while cut < b.len() {
-            let mut next = (cut + PARSE_CHUNK).min(b.len());
-            while !html.is_char_boundary(next) {
-                next += 1;
-            }
-            if at + 3 >= next && at <= next + 3 {
-                return true;
-            }
-            cut = next;
+    // start: a U+FEFF stripped before `html` moves a cut by at most its own
+    // three bytes, so any U+FEFF within three bytes of a cut counts).
+    let mut cuts = Vec::new();
+    let mut cut = 0;
+    while cut < b.len() {
+        let mut next = (cut + PARSE_CHUNK).min(b.len());
+        while !html.is_char_boundary(next) {
+            next += 1;
         }
-        false
+        cuts.push(next);
+        cut = next;
+    }
+    let near_cut = |at: usize| -> bool {
+        let i = cuts.partition_point(|&c| c + 3 < at);
+        cuts.get(i).is_some_and(|&c| c <= at + 3)
     };
     found.any(|at| {
         near_cut(at) || {
             let before = &b[..at];
+            // Only the last KiB is read (a page of `>` and U+FEFF must
+            // not be read back to its start each time); a tag longer than
+            // that counts as a `</script>`.
             before.ends_with(b">") && {
-                let lt = memchr::memrchr(b'<', before).unwrap_or(0);
-                before[lt..].len() > 8 && before[lt + 1..lt + 8].eq_ignore_ascii_case(b"/script")
+                let window = &before[before.len().saturating_sub(FEFF_LOOKBACK)..];
+                match memchr::memrchr(b'<', window) {
+                    Some(lt) => {
+                        window.len() > lt + 8
+                            && window[lt + 1..lt + 8].eq_ignore_ascii_case(b"/script")
+                    }
+                    None => true,
+                }
             }
         }
     })
@@ -837,6 +847,16 @@ mod tests {
         }
         // A leading U+FEFF is dropped, as html5ever drops it.
         assert!(same("\u{FEFF}<p>x"));
+        // One at the start of a piece parse_limited feeds: html5ever drops
+        // it there, so the fast tokenizer leaves the page to html5ever.
+        let mut at_cut = "a".repeat(super::PARSE_CHUNK);
+        at_cut.push_str("\u{FEFF}b");
+        assert!(parse_fast(&at_cut).is_none());
+        // Many after `>` with no `<` in the look-back: left to html5ever,
+        // without reading back to the start for each.
+        let many = ">\u{FEFF}".repeat(20_000);
+        assert!(parse_fast(&format!("<p>{many}")).is_none());
+        assert!(same("<p>>\u{FEFF}x</p>"));
     }
 
     /// Tag soup from a fixed seed: formatting, block, table, list, raw
