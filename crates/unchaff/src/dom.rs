@@ -441,6 +441,45 @@ impl Dom {
 
     // ---- tree surgery (used by the parser and the cleaner) ----
 
+    /// The tree linked under the document as text, one node a line,
+    /// indented by depth: elements with their namespace, name and
+    /// attributes in order, text escaped. Two trees with the same outline
+    /// are the same to every stage; the parser's differential tests compare
+    /// outlines.
+    pub fn outline(&self) -> String {
+        let mut out = String::new();
+        let mut depth = 0usize;
+        for edge in self.traverse(DOCUMENT) {
+            match edge {
+                Edge::Enter(id) => {
+                    out.extend(std::iter::repeat_n(' ', depth));
+                    match &self.nodes[id.index()].kind {
+                        NodeKind::Document => out.push_str("#document"),
+                        NodeKind::Element(e) => {
+                            out.push('<');
+                            out.push_str(&e.ns);
+                            out.push(' ');
+                            out.push_str(&e.name);
+                            for a in self.attrs_of(id) {
+                                let v = &self.attr_text[a.start as usize..a.end as usize];
+                                out.push_str(&format!(" {}={v:?}", &*a.name));
+                            }
+                            out.push('>');
+                        }
+                        NodeKind::Text { .. } => {
+                            out.push_str(&format!("{:?}", self.text_of(id).unwrap_or("")));
+                        }
+                        NodeKind::Other => out.push_str("#other"),
+                    }
+                    out.push('\n');
+                    depth += 1;
+                }
+                Edge::Leave(_) => depth -= 1,
+            }
+        }
+        out
+    }
+
     pub(crate) fn push(&mut self, kind: NodeKind) -> NodeId {
         let id = NodeId(u32::try_from(self.nodes.len()).unwrap_or(u32::MAX - 1));
         self.nodes.push(Node::new(kind));

@@ -395,7 +395,9 @@ const LAYOUT_BLOCKS: &[crate::dom::Tag] = {
 };
 
 /// Stage 1: size limit, gunzip, charset, decoding, and the binary check.
-fn decode_input(input: Input<'_>, max: usize) -> Result<decode::Decoded, Error> {
+/// The text borrows the input where the input is UTF-8, and owns the
+/// inflated bytes of gzip input (no copy of the page either way).
+fn decode_input<'a>(input: Input<'a>, max: usize) -> Result<decode::Decoded<'a>, Error> {
     if input.bytes.len() > max {
         return Err(Error::TooLarge { limit: max });
     }
@@ -403,11 +405,24 @@ fn decode_input(input: Input<'_>, max: usize) -> Result<decode::Decoded, Error> 
     if raw.is_empty() {
         return Err(Error::EmptyInput);
     }
-    let decoded = decode::decode(&raw, input.charset)?;
-    if !matches!(decoded.encoding.name(), "UTF-16LE" | "UTF-16BE") {
-        check_not_binary(&raw)?;
+    let is_utf16 = |d: &decode::Decoded<'_>| matches!(d.encoding.name(), "UTF-16LE" | "UTF-16BE");
+    match raw {
+        std::borrow::Cow::Borrowed(raw) => {
+            let decoded = decode::decode(raw, input.charset)?;
+            if !is_utf16(&decoded) {
+                check_not_binary(raw)?;
+            }
+            Ok(decoded)
+        }
+        std::borrow::Cow::Owned(raw) => {
+            let binary = check_not_binary(&raw);
+            let decoded = decode::decode_owned(raw, input.charset)?;
+            if !is_utf16(&decoded) {
+                binary?;
+            }
+            Ok(decoded)
+        }
     }
-    Ok(decoded)
 }
 
 /// The page's metadata, read before cleaning removes the head's scripts
@@ -454,7 +469,7 @@ impl Prepared {
         if raw.is_empty() {
             return Err(Error::EmptyInput);
         }
-        let text = decode::decode(&raw, None)?.text;
+        let text = decode::decode(&raw, None)?.text.into_owned();
         drop(raw);
         let mut dom = parse::parse(&text);
         let root = dom.content_root();

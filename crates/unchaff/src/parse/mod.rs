@@ -24,6 +24,7 @@ use crate::Error;
 use crate::dom::{Attr, DOCUMENT, Dom, ElementData, NodeId, NodeKind};
 use crate::limits::{Deadline, Stage, element_budget, synthesized_budget};
 
+mod fast;
 mod prefilter;
 
 pub use prefilter::{MAX_ATTRIBUTES, MAX_DEPTH, MAX_OPEN_FORMATTING, prefilter, prefilter_until};
@@ -75,6 +76,9 @@ pub fn parse_within_defaults(html: &str, deadline: &Deadline) -> Result<Dom, Err
 /// The tree builder over pre-filtered markup, within the budget and the
 /// deadline.
 fn parse_filtered(filtered: &str, max_elements: usize, deadline: &Deadline) -> Result<Dom, Error> {
+    if let Ok(dom) = fast::tokenize(filtered, max_elements, deadline)? {
+        return Ok(dom);
+    }
     let mut parser = parse_document(Sink::new(max_elements), Default::default());
     let mut rest: &str = filtered;
     while !rest.is_empty() {
@@ -114,8 +118,36 @@ fn start_tags(html: &str) -> usize {
 
 /// Parses a whole document exactly as given.
 pub fn parse_unfiltered(html: &str) -> Dom {
+    match parse_fast(html) {
+        Some(dom) => dom,
+        None => parse_html5ever(html),
+    }
+}
+
+/// Parses a whole document exactly as given with html5ever's tokenizer
+/// and tree builder, as [`parse_unfiltered`] does where the fast tokenizer
+/// gives up: the reference the differential tests compare with.
+pub fn parse_html5ever(html: &str) -> Dom {
     let parser = parse_document(Sink::new(usize::MAX), Default::default());
     parser.one(StrTendril::from_slice(html)).0
+}
+
+/// Parses a whole document exactly as given with the fast tokenizer
+/// feeding html5ever's tree builder (`parse/fast.rs`), or `None` where
+/// the page needs html5ever's own tokenizer (rare constructs: a NUL, CDATA,
+/// `<plaintext>`, …). Where it answers, the tree is [`parse_html5ever`]'s.
+pub fn parse_fast(html: &str) -> Option<Dom> {
+    parse_fast_or_why(html).ok()
+}
+
+/// [`parse_fast`], or the construct the fast tokenizer gave up at (for
+/// the differential tests' statistics).
+pub fn parse_fast_or_why(html: &str) -> Result<Dom, &'static str> {
+    match fast::tokenize(html, usize::MAX, &Deadline::NONE) {
+        Ok(Ok(dom)) => Ok(dom),
+        Ok(Err(fast::GiveUp(why))) => Err(why),
+        Err(_) => Err("a limit"),
+    }
 }
 
 /// The tree builder's handle on a node: its arena id and, for elements,

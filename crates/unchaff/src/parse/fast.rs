@@ -1,0 +1,975 @@
+//! A fast tokenizer for the common case, feeding html5ever's own tree
+//! builder.
+//!
+//! html5ever's tokenizer reads its input one character at a time through a
+//! queue of buffers and copies every tag name, attribute name and value
+//! character by character: about 75 instructions a byte, 45% of `auto`'s
+//! instructions on scrapinghub (callgrind; docs/BENCHMARKS.md). This one
+//! finds the next `<` or `&` with `memchr`, slices names and values out of
+//! the input, and hands the same tokens to the same
+//! [`TreeBuilder`]: the tree is html5ever's by construction, as long as the
+//! tokens are. It covers the states real pages use — text, start and end
+//! tags with any attributes, character references, comments, the common
+//! doctypes, bogus comments, RCDATA, RAWTEXT and script bodies without
+//! `<!--` — exactly as the HTML standard's tokenizer does. Anything else
+//! (a NUL, `<![CDATA[`, `<plaintext>`, a script body with `<!--`, an
+//! unusual doctype, a tag cut off by the end of the input, a legacy
+//! character reference without its `;`, a U+FEFF after the first
+//! character) makes it give up: [`tokenize`] answers `None`, and the page
+//! is parsed again from the start by html5ever's tokenizer.
+//!
+//! The differential test `data_parse` (crates/cli/tests) checks on every
+//! dev page that the tree is the same as html5ever's alone, and the unit
+//! tests here do the same on generated mis-nested markup.
+
+use std::borrow::Cow;
+
+use html5ever::data::{C1_REPLACEMENTS, NAMED_ENTITIES};
+use html5ever::interface::TreeSink;
+use html5ever::tendril::StrTendril;
+use html5ever::tokenizer::states::RawKind;
+use html5ever::tokenizer::{Doctype, Tag, TagKind, Token, TokenSink, TokenSinkResult};
+use html5ever::tree_builder::TreeBuilder;
+use html5ever::{Attribute, LocalName, QualName, ns};
+use memchr::{memchr, memchr2, memchr3, memmem};
+
+use super::{Handle, PARSE_CHUNK, Sink};
+use crate::Error;
+use crate::dom::Dom;
+use crate::limits::{Deadline, Stage};
+
+/// Why the fast tokenizer stopped (the construct it met): the page needs
+/// html5ever's own.
+#[derive(Debug)]
+pub(super) struct GiveUp(pub(super) &'static str);
+
+/// What a step may end with.
+type Step<T> = Result<T, GiveUp>;
+
+/// The tokenizer's whitespace (CR is gone by then).
+fn is_space(b: u8) -> bool {
+    matches!(b, b'\t' | b'\n' | 0x0C | b' ')
+}
+
+/// The page tokenized here and built by html5ever's tree builder, or
+/// `Ok(None)` where the page needs html5ever's tokenizer. Limits as
+/// [`super::parse_limited`]: the element budget (phantoms) and the
+/// deadline, checked every [`PARSE_CHUNK`] bytes.
+pub(super) fn tokenize(
+    html: &str,
+    max_elements: usize,
+    deadline: &Deadline,
+) -> Result<Result<Dom, GiveUp>, Error> {
+    // html5ever drops a U+FEFF at the start of each piece it is fed; only
+    // the first is certain.
+    let html = html.strip_prefix('\u{FEFF}').unwrap_or(html);
+    if feff_where_dropped(html) {
+        return Ok(Err(GiveUp("U+FEFF at a piece's start")));
+    }
+    // Newlines normalised as the tokenizer's input stream does.
+    let normalised: Cow<'_, str> = if memchr(b'\r', html.as_bytes()).is_some() {
+        Cow::Owned(html.replace("\r\n", "\n").replace('\r', "\n"))
+    } else {
+        Cow::Borrowed(html)
+    };
+    let mut t = Fast {
+        s: &normalised,
+        pos: 0,
+        tb: TreeBuilder::new(Sink::new(max_elements), Default::default()),
+        text: String::new(),
+        name: String::new(),
+        value: String::new(),
+        next_check: PARSE_CHUNK,
+        max_elements,
+    };
+    match t.run(deadline) {
+        Ok(Ok(())) => {}
+        Ok(Err(g)) => return Ok(Err(g)),
+        Err(e) => return Err(e),
+    }
+    t.tb.end();
+    let (dom, phantoms) = t.tb.sink.finish();
+    if phantoms > 0 {
+        return Err(Error::TooManyElements {
+            limit: max_elements,
+        });
+    }
+    Ok(Ok(dom))
+}
+
+/// Whether `html` (its first U+FEFF gone) has a U+FEFF where html5ever
+/// would drop it: it drops one at the start of each piece of input it is
+/// fed, so at the start of each [`PARSE_CHUNK`] piece of
+/// [`super::parse_limited`], and right after a `</script>` (where it
+/// stops to run the script and is fed again). Elsewhere U+FEFF is a
+/// character like any other.
+fn feff_where_dropped(html: &str) -> bool {
+    /// How far back from a U+FEFF after a `>` the `<` of its tag is looked for.
+    const FEFF_LOOKBACK: usize = 1024;
+    const FEFF: &[u8] = "\u{FEFF}".as_bytes();
+    let b = html.as_bytes();
+    let mut found = memmem::find_iter(b, FEFF).peekable();
+    if found.peek().is_none() {
+        return false;
+    }
+    // The pieces' starts, as parse_limited cuts them (from the original
+    // start: a U+FEFF stripped before `html` moves a cut by at most its own
+    // three bytes, so any U+FEFF within three bytes of a cut counts).
+    let mut cuts = Vec::new();
+    let mut cut = 0;
+    while cut < b.len() {
+        let mut next = (cut + PARSE_CHUNK).min(b.len());
+        while !html.is_char_boundary(next) {
+            next += 1;
+        }
+        cuts.push(next);
+        cut = next;
+    }
+    let near_cut = |at: usize| -> bool {
+        let i = cuts.partition_point(|&c| c + 3 < at);
+        cuts.get(i).is_some_and(|&c| c <= at + 3)
+    };
+    found.any(|at| {
+        near_cut(at) || {
+            let before = &b[..at];
+            // Only the last KiB is read (a page of `>` and U+FEFF must
+            // not be read back to its start each time); a tag longer than
+            // that counts as a `</script>`.
+            before.ends_with(b">") && {
+                let window = &before[before.len().saturating_sub(FEFF_LOOKBACK)..];
+                match memchr::memrchr(b'<', window) {
+                    Some(lt) => {
+                        window.len() > lt + 8
+                            && window[lt + 1..lt + 8].eq_ignore_ascii_case(b"/script")
+                    }
+                    None => true,
+                }
+            }
+        }
+    })
+}
+
+/// The tokenizer's state: the input, where it is, the tree builder, and
+/// buffers reused from token to token.
+struct Fast<'a> {
+    s: &'a str,
+    pos: usize,
+    tb: TreeBuilder<Handle, Sink>,
+    /// Character data not yet handed to the tree builder.
+    text: String,
+    /// A tag or attribute name being lowered.
+    name: String,
+    /// An attribute value with character references.
+    value: String,
+    /// Input offset of the next limits check.
+    next_check: usize,
+    max_elements: usize,
+}
+
+impl Fast<'_> {
+    /// The data state, to the end of the input.
+    fn run(&mut self, deadline: &Deadline) -> Result<Step<()>, Error> {
+        let b = self.s.as_bytes();
+        while self.pos < b.len() {
+            if self.pos >= self.next_check {
+                self.next_check = self.pos + PARSE_CHUNK;
+                if self.tb.sink.phantoms.get() > 0 {
+                    return Err(Error::TooManyElements {
+                        limit: self.max_elements,
+                    });
+                }
+                deadline.check(Stage::Parse)?;
+            }
+            let Some(off) = memchr3(b'<', b'&', 0, &b[self.pos..]) else {
+                self.text.push_str(&self.s[self.pos..]);
+                self.pos = b.len();
+                break;
+            };
+            let at = self.pos + off;
+            self.text.push_str(&self.s[self.pos..at]);
+            self.pos = at;
+            let step = match b[at] {
+                b'<' => self.tag_open(),
+                b'&' => {
+                    let used = char_ref(self.s, at, b.len(), false, &mut self.text);
+                    used.map(|n| self.pos += n)
+                }
+                _ => Err(GiveUp("NUL")),
+            };
+            if let Err(g) = step {
+                return Ok(Err(g));
+            }
+        }
+        self.flush_text();
+        // The end of the input: what the tokenizer's data state emits.
+        match self.tb.process_token(Token::EOFToken, 1) {
+            TokenSinkResult::Continue => Ok(Ok(())),
+            _ => Ok(Err(GiveUp("end of input"))),
+        }
+    }
+
+    /// Hands the pending character data to the tree builder.
+    fn flush_text(&mut self) {
+        if self.text.is_empty() {
+            return;
+        }
+        let t = StrTendril::from_slice(&self.text);
+        self.text.clear();
+        // Character tokens never change the tokenizer's state.
+        let _ = self.tb.process_token(Token::CharacterTokens(t), 1);
+    }
+
+    /// A token other than characters: pending text first. Returns what
+    /// the tree builder asks of the tokenizer.
+    fn emit(&mut self, token: Token) -> TokenSinkResult<Handle> {
+        self.flush_text();
+        self.tb.process_token(token, 1)
+    }
+
+    /// At a `<` in the data state.
+    fn tag_open(&mut self) -> Step<()> {
+        let b = self.s.as_bytes();
+        let at = self.pos;
+        match b.get(at + 1) {
+            // `<` at the end: a character.
+            None => {
+                self.text.push('<');
+                self.pos = at + 1;
+                Ok(())
+            }
+            Some(c) if c.is_ascii_alphabetic() => self.tag(TagKind::StartTag, at + 1),
+            Some(b'/') => match b.get(at + 2) {
+                Some(c) if c.is_ascii_alphabetic() => self.tag(TagKind::EndTag, at + 2),
+                // `</>`: nothing.
+                Some(b'>') => {
+                    self.pos = at + 3;
+                    Ok(())
+                }
+                None => {
+                    self.text.push_str("</");
+                    self.pos = at + 2;
+                    Ok(())
+                }
+                Some(_) => self.bogus_comment(at + 2),
+            },
+            Some(b'!') => self.markup_declaration(at + 2),
+            Some(b'?') => self.bogus_comment(at + 1),
+            // Not a tag: the `<` is a character.
+            Some(_) => {
+                self.text.push('<');
+                self.pos = at + 1;
+                Ok(())
+            }
+        }
+    }
+
+    /// A bogus comment: from `from` to the next `>`.
+    fn bogus_comment(&mut self, from: usize) -> Step<()> {
+        let b = self.s.as_bytes();
+        let end = memchr(b'>', &b[from..]).map_or(b.len(), |o| from + o);
+        if memchr(0, &b[from..end]).is_some() {
+            return Err(GiveUp("NUL"));
+        }
+        let data = StrTendril::from_slice(&self.s[from..end]);
+        self.pos = (end + 1).min(b.len());
+        self.emit_plain(Token::CommentToken(data))
+    }
+
+    /// Emits a token after which the tokenizer stays in the data state.
+    fn emit_plain(&mut self, token: Token) -> Step<()> {
+        match self.emit(token) {
+            TokenSinkResult::Continue => Ok(()),
+            _ => Err(GiveUp("state change after a comment or doctype")),
+        }
+    }
+
+    /// After `<!`: a comment, a doctype, or a bogus comment.
+    fn markup_declaration(&mut self, from: usize) -> Step<()> {
+        let b = self.s.as_bytes();
+        let rest = &b[from..];
+        if rest.starts_with(b"--") {
+            let body = from + 2;
+            // `<!-->` and `<!--->` end at once (abruptly): rare, leave them.
+            if b[body..].starts_with(b">") || b[body..].starts_with(b"->") {
+                return Err(GiveUp("abrupt comment"));
+            }
+            let Some(off) = memmem::find(&b[body..], b"-->") else {
+                return Err(GiveUp("unclosed comment"));
+            };
+            let data = &b[body..body + off];
+            // `--!>` ends a comment too; a NUL is replaced.
+            if memmem::find(data, b"--!").is_some() || memchr(0, data).is_some() {
+                return Err(GiveUp("comment with --! or NUL"));
+            }
+            let data = StrTendril::from_slice(&self.s[body..body + off]);
+            self.pos = body + off + 3;
+            return self.emit_plain(Token::CommentToken(data));
+        }
+        if rest.len() >= 7 && rest[..7].eq_ignore_ascii_case(b"doctype") {
+            return self.doctype(from + 7);
+        }
+        if rest.starts_with(b"[CDATA[") {
+            // Depends on the tree builder's current node.
+            return Err(GiveUp("CDATA"));
+        }
+        self.bogus_comment(from)
+    }
+
+    /// After `<!DOCTYPE`: `html`, with a public and/or system id in quotes,
+    /// separated by whitespace, and nothing else; other forms give up.
+    fn doctype(&mut self, from: usize) -> Step<()> {
+        let b = self.s.as_bytes();
+        let mut i = from;
+        let skip_space = |mut i: usize| {
+            while i < b.len() && is_space(b[i]) {
+                i += 1;
+            }
+            i
+        };
+        let j = skip_space(i);
+        if j == i {
+            return Err(GiveUp("unusual doctype"));
+        }
+        i = j;
+        let name_start = i;
+        while i < b.len() && !is_space(b[i]) && b[i] != b'>' {
+            if b[i] == 0 {
+                return Err(GiveUp("unusual doctype"));
+            }
+            i += 1;
+        }
+        if i == name_start {
+            return Err(GiveUp("unusual doctype"));
+        }
+        let name = self.s[name_start..i].to_ascii_lowercase();
+        let mut doctype = Doctype {
+            name: Some(StrTendril::from_slice(&name)),
+            ..Doctype::default()
+        };
+        // A quoted id after whitespace.
+        let quoted = |i: usize| -> Option<(StrTendril, usize)> {
+            let q = *b.get(i)?;
+            if q != b'"' && q != b'\'' {
+                return None;
+            }
+            let end = i + 1 + memchr2(q, b'>', &b[i + 1..])?;
+            if b[end] != q || memchr(0, &b[i + 1..end]).is_some() {
+                return None;
+            }
+            Some((StrTendril::from_slice(&self.s[i + 1..end]), end + 1))
+        };
+        let j = skip_space(i);
+        if j < b.len() && b[j] != b'>' {
+            if j == i || j + 6 > b.len() {
+                return Err(GiveUp("unusual doctype"));
+            }
+            let keyword = &b[j..j + 6];
+            let public = keyword.eq_ignore_ascii_case(b"public");
+            if !public && !keyword.eq_ignore_ascii_case(b"system") {
+                return Err(GiveUp("unusual doctype"));
+            }
+            let k = skip_space(j + 6);
+            if k == j + 6 {
+                return Err(GiveUp("unusual doctype"));
+            }
+            let (first, after) = quoted(k).ok_or(GiveUp("unusual doctype"))?;
+            i = after;
+            if public {
+                doctype.public_id = Some(first);
+                let k = skip_space(i);
+                if k < b.len() && b[k] != b'>' {
+                    if k == i {
+                        return Err(GiveUp("unusual doctype"));
+                    }
+                    let (system, after) = quoted(k).ok_or(GiveUp("unusual doctype"))?;
+                    doctype.system_id = Some(system);
+                    i = after;
+                }
+            } else {
+                doctype.system_id = Some(first);
+            }
+        }
+        let j = skip_space(i);
+        if b.get(j) != Some(&b'>') {
+            return Err(GiveUp("unusual doctype"));
+        }
+        self.pos = j + 1;
+        self.emit_plain(Token::DoctypeToken(doctype))
+    }
+
+    /// A start or end tag whose name starts at `name_start`.
+    fn tag(&mut self, kind: TagKind, name_start: usize) -> Step<()> {
+        let b = self.s.as_bytes();
+        let mut i = name_start;
+        while i < b.len() && !is_space(b[i]) && b[i] != b'/' && b[i] != b'>' {
+            if b[i] == 0 {
+                return Err(GiveUp("NUL"));
+            }
+            i += 1;
+        }
+        let name = self.local(name_start, i);
+        let mut attrs: Vec<Attribute> = Vec::new();
+        let mut had_duplicate_attributes = false;
+        let mut self_closing = false;
+        loop {
+            let Some(&c) = b.get(i) else {
+                // The end of the input inside a tag: the tag is dropped.
+                return Err(GiveUp("end of input in a tag"));
+            };
+            match c {
+                _ if is_space(c) => i += 1,
+                b'/' => {
+                    if b.get(i + 1) == Some(&b'>') {
+                        self_closing = true;
+                        i += 2;
+                        break;
+                    }
+                    i += 1;
+                }
+                b'>' => {
+                    i += 1;
+                    break;
+                }
+                0 => return Err(GiveUp("NUL")),
+                _ => {
+                    // An attribute name: its first character may be `=`.
+                    let start = i;
+                    i += 1;
+                    while i < b.len() && !is_space(b[i]) && !matches!(b[i], b'/' | b'>' | b'=') {
+                        if b[i] == 0 {
+                            return Err(GiveUp("NUL"));
+                        }
+                        i += 1;
+                    }
+                    let attr_name = self.local(start, i);
+                    let mut k = i;
+                    while k < b.len() && is_space(b[k]) {
+                        k += 1;
+                    }
+                    let mut value = StrTendril::new();
+                    if b.get(k) == Some(&b'=') {
+                        k += 1;
+                        while k < b.len() && is_space(b[k]) {
+                            k += 1;
+                        }
+                        match b.get(k) {
+                            None => return Err(GiveUp("end of input in a tag")),
+                            Some(&q @ (b'"' | b'\'')) => {
+                                let end = k
+                                    + 1
+                                    + memchr(q, &b[k + 1..])
+                                        .ok_or(GiveUp("end of input in a tag"))?;
+                                value = self.attr_value(k + 1, end)?;
+                                i = end + 1;
+                            }
+                            // `=>`: an empty value; the `>` ends the tag.
+                            Some(b'>') => i = k,
+                            Some(_) => {
+                                let mut end = k;
+                                while end < b.len() && !is_space(b[end]) && b[end] != b'>' {
+                                    end += 1;
+                                }
+                                value = self.attr_value(k, end)?;
+                                i = end;
+                            }
+                        }
+                    } else {
+                        // No value; what follows the name is read next.
+                        i = k;
+                    }
+                    if attrs.iter().any(|a| a.name.local == attr_name) {
+                        had_duplicate_attributes = true;
+                    } else {
+                        attrs.push(Attribute {
+                            name: QualName::new(None, ns!(), attr_name),
+                            value,
+                        });
+                    }
+                }
+            }
+        }
+        self.pos = i;
+        let tag = Tag {
+            kind,
+            name: name.clone(),
+            self_closing,
+            attrs,
+            had_duplicate_attributes,
+        };
+        match self.emit(Token::TagToken(tag)) {
+            TokenSinkResult::Continue | TokenSinkResult::EncodingIndicator(_) => Ok(()),
+            // The script is never run: back to the data state.
+            TokenSinkResult::Script(_) => Ok(()),
+            TokenSinkResult::RawData(kind) => self.raw(kind, &name),
+            TokenSinkResult::Plaintext => Err(GiveUp("plaintext")),
+        }
+    }
+
+    /// The name in `from..to`, ASCII letters lowered, as an atom.
+    fn local(&mut self, from: usize, to: usize) -> LocalName {
+        let raw = &self.s[from..to];
+        if raw.bytes().any(|c| c.is_ascii_uppercase()) {
+            self.name.clear();
+            self.name.push_str(raw);
+            self.name.make_ascii_lowercase();
+            LocalName::from(self.name.as_str())
+        } else {
+            LocalName::from(raw)
+        }
+    }
+
+    /// An attribute value in `from..to`, character references resolved.
+    fn attr_value(&mut self, from: usize, to: usize) -> Step<StrTendril> {
+        let b = self.s.as_bytes();
+        let raw = &b[from..to];
+        if memchr(0, raw).is_some() {
+            return Err(GiveUp("NUL"));
+        }
+        if memchr(b'&', raw).is_none() {
+            return Ok(StrTendril::from_slice(&self.s[from..to]));
+        }
+        self.value.clear();
+        let mut i = from;
+        while let Some(off) = memchr(b'&', &b[i..to]) {
+            self.value.push_str(&self.s[i..i + off]);
+            i += off;
+            i += char_ref(self.s, i, to, true, &mut self.value)?;
+        }
+        self.value.push_str(&self.s[i..to]);
+        Ok(StrTendril::from_slice(&self.value))
+    }
+
+    /// After a start tag that put the tokenizer in a raw-text state: the
+    /// text up to the tag's end tag (`</name` then whitespace, `/` or
+    /// `>`), then that end tag.
+    fn raw(&mut self, kind: RawKind, name: &LocalName) -> Step<()> {
+        let b = self.s.as_bytes();
+        if kind == RawKind::ScriptData {
+            return self.script(b);
+        }
+        let name = name.as_bytes();
+        let mut i = self.pos;
+        let end = loop {
+            let Some(off) = memmem::find(&b[i..], b"</") else {
+                break None;
+            };
+            let at = i + off;
+            let n = at + 2;
+            if b.len() >= n + name.len()
+                && b[n..n + name.len()].eq_ignore_ascii_case(name)
+                && b.get(n + name.len())
+                    .is_some_and(|&c| is_space(c) || c == b'/' || c == b'>')
+            {
+                break Some(at);
+            }
+            i = at + 2;
+        };
+        let text_end = end.unwrap_or(b.len());
+        let body = &b[self.pos..text_end];
+        if memchr(0, body).is_some() {
+            return Err(GiveUp("NUL"));
+        }
+        match kind {
+            RawKind::Rcdata => {
+                let mut i = self.pos;
+                while let Some(off) = memchr(b'&', &b[i..text_end]) {
+                    self.text.push_str(&self.s[i..i + off]);
+                    i += off;
+                    i += char_ref(self.s, i, text_end, false, &mut self.text)?;
+                }
+                self.text.push_str(&self.s[i..text_end]);
+            }
+            RawKind::Rawtext => self.text.push_str(&self.s[self.pos..text_end]),
+            _ => return Err(GiveUp("raw text state")),
+        }
+        self.pos = text_end;
+        match end {
+            Some(at) => self.tag(TagKind::EndTag, at + 2),
+            None => Ok(()),
+        }
+    }
+}
+
+impl Fast<'_> {
+    /// A script body: text up to the `</script` (then whitespace, `/` or
+    /// `>`) that ends it, which inside `<!--` … `-->` is not one that
+    /// follows a `<script` there (the standard's escaped and
+    /// double-escaped script states); then that end tag.
+    fn script(&mut self, b: &[u8]) -> Step<()> {
+        /// The script states that matter for finding the end.
+        #[derive(PartialEq)]
+        enum S {
+            Data,
+            Escaped,
+            DoubleEscaped,
+        }
+        let tag_at = |i: usize, end: bool| -> bool {
+            let n = i + 1 + usize::from(end);
+            b.len() > n + 6
+                && (!end || b[i + 1] == b'/')
+                && b[n..n + 6].eq_ignore_ascii_case(b"script")
+                && (is_space(b[n + 6]) || b[n + 6] == b'/' || b[n + 6] == b'>')
+        };
+        let mut state = S::Data;
+        // Dashes just before, in the escaped states (`--` then `>` leaves).
+        let mut dashes = 0;
+        let mut i = self.pos;
+        let end = loop {
+            if state == S::Data {
+                let Some(off) = memchr(b'<', &b[i..]) else {
+                    break None;
+                };
+                i += off;
+                if tag_at(i, true) {
+                    break Some(i);
+                }
+                if b[i + 1..].starts_with(b"!--") {
+                    state = S::Escaped;
+                    dashes = 2;
+                    i += 4;
+                } else {
+                    i += 1;
+                }
+                continue;
+            }
+            let Some(&c) = b.get(i) else {
+                break None;
+            };
+            match c {
+                b'-' => dashes += 1,
+                b'>' if dashes >= 2 => {
+                    state = S::Data;
+                    dashes = 0;
+                }
+                b'<' if state == S::Escaped && tag_at(i, true) => break Some(i),
+                b'<' if state == S::Escaped && tag_at(i, false) => {
+                    state = S::DoubleEscaped;
+                    dashes = 0;
+                    i += 8;
+                    continue;
+                }
+                b'<' if state == S::DoubleEscaped && tag_at(i, true) => {
+                    state = S::Escaped;
+                    dashes = 0;
+                    i += 9;
+                    continue;
+                }
+                _ => dashes = 0,
+            }
+            i += 1;
+        };
+        let text_end = end.unwrap_or(b.len());
+        if memchr(0, &b[self.pos..text_end]).is_some() {
+            return Err(GiveUp("NUL"));
+        }
+        self.text.push_str(&self.s[self.pos..text_end]);
+        self.pos = text_end;
+        match end {
+            Some(at) => self.tag(TagKind::EndTag, at + 2),
+            None => Ok(()),
+        }
+    }
+}
+
+/// Resolves the character reference at `at` (a `&`) in `s`, reading no
+/// further than `end`, as the tokenizer does in text (`in_attr` false)
+/// or in an attribute value, and appends the result (or the `&` itself)
+/// to `out`. Returns the bytes consumed.
+fn char_ref(s: &str, at: usize, end: usize, in_attr: bool, out: &mut String) -> Step<usize> {
+    let b = &s.as_bytes()[..end];
+    match b.get(at + 1) {
+        Some(b'#') => Ok(numeric(b, at, out)),
+        Some(c) if c.is_ascii_alphanumeric() => {
+            // The longest name in the table, as html5ever walks it: every
+            // prefix of a name is a key, so the walk stops at the first
+            // key missing.
+            let mut full: Option<(usize, (u32, u32))> = None;
+            let mut k = at + 1;
+            while k < b.len() && (b[k].is_ascii_alphanumeric() || b[k] == b';') {
+                match NAMED_ENTITIES.get(&s[at + 1..=k]) {
+                    None => break,
+                    Some(&m) => {
+                        if m.0 != 0 {
+                            full = Some((k + 1, m));
+                        }
+                        if b[k] == b';' {
+                            break;
+                        }
+                    }
+                }
+                k += 1;
+            }
+            let Some((name_end, (c1, c2))) = full else {
+                // No reference: the `&` is a character.
+                out.push('&');
+                return Ok(1);
+            };
+            if b[name_end - 1] != b';' {
+                let next = b.get(name_end).copied();
+                if in_attr && next.is_some_and(|c| c == b'=' || c.is_ascii_alphanumeric()) {
+                    // Left as written, for historical reasons.
+                    out.push('&');
+                    return Ok(1);
+                }
+            }
+            out.extend(char::from_u32(c1));
+            if c2 != 0 {
+                out.extend(char::from_u32(c2));
+            }
+            Ok(name_end - at)
+        }
+        _ => {
+            out.push('&');
+            Ok(1)
+        }
+    }
+}
+
+/// `&#…` at `at`: decimal or hexadecimal, `;` optional, out-of-range
+/// values replaced as the standard says.
+fn numeric(b: &[u8], at: usize, out: &mut String) -> usize {
+    let mut i = at + 2;
+    let hex = matches!(b.get(i), Some(b'x' | b'X'));
+    if hex {
+        i += 1;
+    }
+    let digits_start = i;
+    let mut num: u32 = 0;
+    let mut too_big = false;
+    while let Some(d) = b
+        .get(i)
+        .and_then(|&c| (c as char).to_digit(if hex { 16 } else { 10 }))
+    {
+        num = num.wrapping_mul(if hex { 16 } else { 10 });
+        if num > 0x10FFFF {
+            too_big = true;
+        }
+        num = num.wrapping_add(d);
+        i += 1;
+    }
+    if i == digits_start {
+        // No digits: `&#` (or `&#x`) stays as written.
+        out.push('&');
+        return 1;
+    }
+    if b.get(i) == Some(&b';') {
+        i += 1;
+    }
+    let c = match num {
+        n if n > 0x10FFFF || too_big => '\u{FFFD}',
+        0 | 0xD800..=0xDFFF => '\u{FFFD}',
+        0x80..=0x9F => C1_REPLACEMENTS[(num - 0x80) as usize]
+            .unwrap_or_else(|| char::from_u32(num).unwrap_or('\u{FFFD}')),
+        n => char::from_u32(n).unwrap_or('\u{FFFD}'),
+    };
+    out.push(c);
+    i - at
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::parse::{parse_fast, parse_html5ever};
+
+    /// The fast tokenizer's tree is html5ever's, or it gave up.
+    fn same(html: &str) -> bool {
+        match parse_fast(html) {
+            Some(dom) => {
+                assert_eq!(
+                    dom.outline(),
+                    parse_html5ever(html).outline(),
+                    "tree differs for {html:?}"
+                );
+                true
+            }
+            None => false,
+        }
+    }
+
+    #[test]
+    fn hand_written_pages_build_html5evers_tree() {
+        let pages = [
+            "<!DOCTYPE html><html><head><title>T &amp; U</title></head><body><p>x</p></body></html>",
+            "<!doctype HTML PUBLIC \"-//W3C//DTD HTML 4.01 Transitional//EN\" 'http://www.w3.org/TR/html4/loose.dtd'><p>quirks?",
+            "<!DOCTYPE html PUBLIC \"-//W3C//DTD XHTML 1.0 Strict//EN\"><table><p>x</table>",
+            "<p>a<p>b<div>c</p>d</div><li>e<li>f",
+            "<b>1<p>2</b>3</p><i><u>4</i>5</u>",
+            "<table>a<tr><td>b</td></tr>c</table><table><td>x<caption>y",
+            "<a href=\"/x?a=1&b=2&copy=3&amp;c&lt\">x &notit; &not &#x41;&#65&#0;&#x110000;&#128;&#;&# &x</a>",
+            "<div CLASS=A id='b' title=c/d data=\"e\" class=dup>x</div><br/><img src=a.png alt>",
+            "<input value=a&gt=b disabled><textarea>\n&lt;b&gt; </textarea><pre>\n\nx</pre>",
+            "<title>a</titlex></title><style>p{}</STYLE ><script>if(a<b)x()</script><xmp><b></xmp>",
+            "<iframe><p></iframe ><noscript><p>n</noscript><noembed>e</noembed>",
+            "<?xml version=\"1.0\"?><!-- c --><!--a--->x<!--b--c-->y<!x>z</ >w</3>v<3 a< b",
+            "<svg><circle/><foreignObject><p>x</p></foreignObject></svg><math><mi>x</math>",
+            "<select><option>a<option>b</select><frameset><frame></frameset>",
+            "<body a=1><p>x<body b=2 a=3><html lang=en>",
+            "a\r\nb\rc<p title='x\r\ny'>d</p>",
+            "<template><p>t</template><head><meta charset=utf-8><base href=/></head>",
+            "x<",
+            "x</",
+            "<p>x</p/><p/ class=a>y<p class=b/>",
+            "<a name=x<y>z</a><a =b>c</a><a\"q=1>d</a>",
+            "<table><tbody><tr><td><table><tr><td>n</td></tr></table></td></tr></tbody></table>",
+            "<ul><li><b>a<li>b</b></ul><dl><dt>t<dd>d</dl><h1><h2>x</h1>",
+            "<form><form><input></form><button><button>",
+            "<nobr>a<nobr>b<a><a>c</a>",
+            "  \n<html>\n<head>\n</head>\n<body>\n</body>\n</html>\n  x",
+            "<p>&copy2024 &notit &amp &ampx &lt;3</p><a title='&copy2024'>x</a>",
+            "<script><!--x</script>--></script>y",
+            "<script><!-- a <script>b</script> c --></script>d</script>e",
+            "<script><!-- a <SCRIPT >b</script > c </script>d",
+            "<script><!--></script>x<script><!---->y</script>z",
+            "<script><!-- <script>x</script>--></script>w",
+            "<script>a</scriptx></script/>b<script>",
+            "x\u{FEFF}y<p title='\u{FEFF}'>z",
+        ];
+        let taken = pages.iter().filter(|p| same(p)).count();
+        assert!(
+            taken >= pages.len() - 2,
+            "fast path taken on {taken} of {}",
+            pages.len()
+        );
+    }
+
+    #[test]
+    fn it_gives_up_where_it_must() {
+        for html in [
+            "a\0b",
+            "<![CDATA[x]]>",
+            "<plaintext><p>",
+            "<!DOCTYPE>",
+            "<!DOCTYPEhtml>",
+            "<p class=\"x",
+            "<script>x</script>\u{FEFF}y",
+            "<!-->",
+        ] {
+            assert!(parse_fast(html).is_none(), "{html:?}");
+        }
+        // A leading U+FEFF is dropped, as html5ever drops it.
+        assert!(same("\u{FEFF}<p>x"));
+        // One at the start of a piece parse_limited feeds: html5ever drops
+        // it there, so the fast tokenizer leaves the page to html5ever.
+        let mut at_cut = "a".repeat(super::PARSE_CHUNK);
+        at_cut.push_str("\u{FEFF}b");
+        assert!(parse_fast(&at_cut).is_none());
+        // Many after `>` with no `<` in the look-back: left to html5ever,
+        // without reading back to the start for each.
+        let many = ">\u{FEFF}".repeat(20_000);
+        assert!(parse_fast(&format!("<p>{many}")).is_none());
+        assert!(same("<p>>\u{FEFF}x</p>"));
+    }
+
+    /// Tag soup from a fixed seed: formatting, block, table, list, raw
+    /// text and foreign elements opened and closed at random, text with
+    /// character references, attributes with and without quotes.
+    #[test]
+    fn generated_misnested_markup_builds_html5evers_tree() {
+        const PIECES: &[&str] = &[
+            "<b>",
+            "</b>",
+            "<i>",
+            "</i>",
+            "<a href=x>",
+            "</a>",
+            "<font color=red>",
+            "</font>",
+            "<p>",
+            "</p>",
+            "<div>",
+            "</div>",
+            "<span class='s'>",
+            "</span>",
+            "<table>",
+            "</table>",
+            "<tr>",
+            "</tr>",
+            "<td>",
+            "</td>",
+            "<th>",
+            "<tbody>",
+            "<caption>",
+            "<ul>",
+            "</ul>",
+            "<li>",
+            "</li>",
+            "<h2>",
+            "</h2>",
+            "<br>",
+            "<hr/>",
+            "<img src=a>",
+            "<form>",
+            "</form>",
+            "<select>",
+            "<option>",
+            "</select>",
+            "<title>t</title>",
+            "<textarea>x</textarea>",
+            "<style>s</style>",
+            "<script>a<b</script>",
+            "<svg><path/></svg>",
+            "<math>m</math>",
+            "<head>",
+            "<body id=b>",
+            "</body>",
+            "<script><!--",
+            "<script>",
+            "</script>",
+            "-->",
+            "&copy2",
+            "<b title='&amp1'>",
+            "<html>",
+            "</html>",
+            "<nobr>",
+            "<button>",
+            "</button>",
+            "<pre>\nx",
+            "</pre>",
+            "<em>",
+            "</em>",
+            "<u>",
+            "<s>",
+            "</s>",
+            "<center>",
+            "<dl><dt>",
+            "<dd>",
+            "<frame>",
+            "text ",
+            " ",
+            "\n",
+            "&amp;",
+            "&lt;p&gt;",
+            "&#233;",
+            "a&b",
+            "<!-- c -->",
+            "</x>",
+            "<colgroup><col>",
+            "<iframe>i</iframe>",
+            "<noscript>n</noscript>",
+            "<object>",
+            "<applet>",
+            "<marquee>",
+            "</marquee>",
+            "<area>",
+            "<input type=hidden>",
+        ];
+        let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut taken = 0;
+        for _ in 0..600 {
+            let len = 5 + (next() % 60) as usize;
+            let mut html = String::new();
+            for _ in 0..len {
+                html.push_str(PIECES[(next() % PIECES.len() as u64) as usize]);
+            }
+            if same(&html) {
+                taken += 1;
+            }
+        }
+        assert!(taken > 500, "fast path taken on {taken} of 600");
+    }
+}
