@@ -420,11 +420,11 @@ impl DepthLimit {
     /// Ends the innermost open cell, unless a table opened inside it (the
     /// cell tag or row then belongs to that table).
     fn end_cell(&mut self) {
-        if let Some(&base) = self.cells.last() {
-            if !self.stack[base.min(self.stack.len())..].contains(&TABLE) {
-                self.cells.pop();
-                self.truncate(base);
-            }
+        if let Some(&base) = self.cells.last()
+            && !self.stack[base.min(self.stack.len())..].contains(&TABLE)
+        {
+            self.cells.pop();
+            self.truncate(base);
         }
     }
 
