@@ -26,7 +26,9 @@ use crate::limits::{Deadline, Stage};
 
 mod prefilter;
 
-pub use prefilter::{MAX_ATTRIBUTES, MAX_DEPTH, MAX_OPEN_FORMATTING, prefilter, prefilter_until};
+pub use prefilter::{
+    MAX_ATTRIBUTES, MAX_DEPTH, MAX_OPEN_FORMATTING, prefilter, prefilter_rescue, prefilter_until,
+};
 
 /// How much markup [`parse_limited`] gives the tree builder at a time,
 /// checking the deadline and the element budget in between: 64 KiB parse
@@ -53,9 +55,22 @@ pub fn parse(html: &str) -> Dom {
 /// error comes at the end of the chunk. Memory stays bounded by the budget
 /// even where the pre-pass's caps are fooled.
 pub fn parse_limited(html: &str, max_elements: usize, deadline: &Deadline) -> Result<Dom, Error> {
-    let filtered = prefilter_until(html, deadline)?;
+    build_limited(&prefilter_until(html, deadline)?, max_elements, deadline)
+}
+
+/// [`parse_limited`] after [`prefilter_rescue`] instead of the
+/// [`prefilter`]: for a page whose ordinary parse left (nearly) no text,
+/// `<noscript>` bodies become markup and unclosed titles end at their
+/// first tag.
+pub fn parse_rescue(html: &str, max_elements: usize, deadline: &Deadline) -> Result<Dom, Error> {
+    build_limited(&prefilter_rescue(html, deadline)?, max_elements, deadline)
+}
+
+/// The tree builder over pre-filtered markup, within limits (see
+/// [`parse_limited`]).
+fn build_limited(filtered: &str, max_elements: usize, deadline: &Deadline) -> Result<Dom, Error> {
     let mut parser = parse_document(Sink::new(max_elements), Default::default());
-    let mut rest: &str = &filtered;
+    let mut rest: &str = filtered;
     while !rest.is_empty() {
         let mut cut = rest.len().min(PARSE_CHUNK);
         while !rest.is_char_boundary(cut) {
