@@ -18,7 +18,9 @@
 #                features once and writes the same models, byte for byte)
 #   LOFO_EVAL    extra `unchaff eval` arguments (e.g. "-p threshold=0.6")
 #   LOFO_FOLDERS space-separated folders to score (default: all); the
-#                models are always trained on all the others
+#                models are trained for every folder all the same
+#   LOFO_SKIP_TRAIN=1  score with the models already in $LOFO_DIR/models
+#                (e.g. another filter or other eval parameters)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DATA=../shared/data
@@ -33,7 +35,9 @@ for f in "$DATA"/*/; do
 done
 [ ${#folders[@]} -gt 0 ] || { echo "no dataset folders in $DATA" >&2; exit 1; }
 
-if [ "${LOFO_SEPARATE:-}" = 1 ]; then
+if [ "${LOFO_SKIP_TRAIN:-}" = 1 ]; then
+  :
+elif [ "${LOFO_SEPARATE:-}" = 1 ]; then
   for f in "${folders[@]}"; do
     "$UNCHAFF" train auto "$DATA" --exclude-folder "$f" --out "$DIR/models/$f.json" "$@" >&2
   done
