@@ -274,9 +274,9 @@ struct TrainArgs {
     /// Also learn each site's extraction template (site: the manifest's url host or site field, else the page's canonical URL).
     #[arg(long)]
     per_site: bool,
-    /// Where to write the model.
-    #[arg(long, value_name = "MODEL")]
-    out: PathBuf,
+    /// Where to write the model (required but with `train auto --lofo`).
+    #[arg(long, value_name = "MODEL", required_unless_present = "lofo")]
+    out: Option<PathBuf>,
     /// Print the thresholds, the k-means centres and the site templates.
     #[arg(long)]
     explain: bool,
@@ -313,6 +313,12 @@ struct TrainArgs {
     /// auto: leave out the pages of fold K of N (K/N, folds by page id as in `eval --fold`), to measure on them.
     #[arg(long, value_name = "K/N", value_parser = parse_fold)]
     exclude_fold: Option<(u32, u32)>,
+    /// auto: leave out the dataset folder NAME (repeatable), to measure on it (leave-one-folder-out).
+    #[arg(long, value_name = "NAME")]
+    exclude_folder: Vec<String>,
+    /// auto: leave-one-folder-out in one run: read every folder's features once, then for each folder train on the others and write DIR/<folder>.json (the same model as `--exclude-folder <folder>`); `--out` is not written.
+    #[arg(long, value_name = "DIR", conflicts_with = "exclude_folder")]
+    lofo: Option<PathBuf>,
 }
 
 fn parse_fold(s: &str) -> Result<(u32, u32), String> {
@@ -950,7 +956,7 @@ fn cmd_train(a: TrainArgs) -> CliResult {
     }
     let what = format!("{} ({} pages)", names.join(", "), summaries.len());
     let model = pc::train(&summaries, a.per_site, &what)?;
-    std::fs::write(&a.out, model.to_json() + "\n")?;
+    std::fs::write(out_path(&a)?, model.to_json() + "\n")?;
     eprintln!(
         "trained on {what} in {:.1} s",
         start.elapsed().as_secs_f64()
@@ -1096,7 +1102,7 @@ fn cmd_train_svm(a: TrainArgs) -> CliResult {
         names.join(", "),
         y.len()
     );
-    std::fs::write(&a.out, model.to_json() + "\n")?;
+    std::fs::write(out_path(&a)?, model.to_json() + "\n")?;
     println!(
         "final model: {} samples, {} support vectors, {} SMO iterations, {:.2} s",
         y.len(),
@@ -1111,15 +1117,32 @@ fn cmd_train_svm(a: TrainArgs) -> CliResult {
 /// Seed of `unchaff train auto`'s row subsampling.
 const AUTO_SEED: u64 = 7;
 
+/// The model file `train` writes.
+fn out_path(a: &TrainArgs) -> Result<&Path, Box<dyn std::error::Error>> {
+    a.out.as_deref().ok_or_else(|| "--out is required".into())
+}
+
 fn cmd_train_auto(a: TrainArgs) -> CliResult {
-    use unchaff::algorithms::auto::{context, features, train};
-    use unchaff::train::gbdt;
+    use unchaff::algorithms::auto::train;
     use unchaff_eval::dataset::fold_of;
     let start = Instant::now();
     let mut pages: Vec<train::TrainPage> = Vec::new();
-    let mut names = Vec::new();
-    for dir in dataset_dirs(&a.data)? {
+    // Each folder's name and its pages' range in `pages`.
+    let mut folders: Vec<(String, std::ops::Range<usize>)> = Vec::new();
+    let dirs = dataset_dirs(&a.data)?;
+    for x in &a.exclude_folder {
+        if !dirs
+            .iter()
+            .any(|d| d.file_name().is_some_and(|n| n == x.as_str()))
+        {
+            return Err(format!("--exclude-folder {x:?}: no such dataset folder").into());
+        }
+    }
+    for dir in dirs {
         let mut ds = Dataset::open(&dir)?;
+        if a.exclude_folder.contains(&ds.name) {
+            continue;
+        }
         if let Some((k, n)) = a.exclude_fold {
             ds.pages.retain(|p| fold_of(&p.id, n) != k);
         }
@@ -1153,6 +1176,7 @@ fn cmd_train_auto(a: TrainArgs) -> CliResult {
         } else {
             n.powf(-a.folder_weight)
         };
+        let first = pages.len();
         for r in done {
             match r {
                 Ok((id, samples)) if !samples.is_empty() => pages.push(train::TrainPage {
@@ -1166,8 +1190,55 @@ fn cmd_train_auto(a: TrainArgs) -> CliResult {
                 Err(e) => eprintln!("{e}"),
             }
         }
-        names.push(ds.name);
+        folders.push((ds.name, first..pages.len()));
     }
+    eprintln!(
+        "{} pages; features read in {:.1} s",
+        pages.len(),
+        start.elapsed().as_secs_f64()
+    );
+    let Some(dir) = &a.lofo else {
+        let names: Vec<&str> = folders.iter().map(|f| f.0.as_str()).collect();
+        train_auto_and_write(&a, &pages, &names, out_path(&a)?)?;
+        eprintln!("trained in {:.1} s", start.elapsed().as_secs_f64());
+        return Ok(());
+    };
+    // Leave each folder out in turn. Its pages are taken out of the list
+    // and put back in place, so every model sees the other folders' pages
+    // in the same order as `--exclude-folder` would give them, and comes
+    // out byte for byte the same.
+    std::fs::create_dir_all(dir)?;
+    for (i, (name, range)) in folders.iter().enumerate() {
+        let held: Vec<train::TrainPage> = pages.drain(range.clone()).collect();
+        let names: Vec<&str> = folders
+            .iter()
+            .enumerate()
+            .filter(|&(j, _)| j != i)
+            .map(|(_, f)| f.0.as_str())
+            .collect();
+        let out = dir.join(format!("{name}.json"));
+        let r = train_auto_and_write(&a, &pages, &names, &out);
+        pages.splice(range.start..range.start, held);
+        r?;
+        eprintln!(
+            "{name} left out: {} ({:.1} s)",
+            out.display(),
+            start.elapsed().as_secs_f64()
+        );
+    }
+    Ok(())
+}
+
+/// Trains `auto` on `pages` (from the folders `names`) with `a`'s
+/// parameters and writes the model to `out`.
+fn train_auto_and_write(
+    a: &TrainArgs,
+    pages: &[unchaff::algorithms::auto::train::TrainPage],
+    names: &[&str],
+    out: &Path,
+) -> CliResult {
+    use unchaff::algorithms::auto::{context, features, train};
+    use unchaff::train::gbdt;
     let (blocks, content) = pages.iter().fold((0usize, 0usize), |(n, c), p| {
         let l = &p.samples.labels;
         (
@@ -1176,10 +1247,9 @@ fn cmd_train_auto(a: TrainArgs) -> CliResult {
         )
     });
     eprintln!(
-        "{} pages, {blocks} blocks with text: {content} content ({:.1}%); features read in {:.1} s",
+        "{} pages, {blocks} blocks with text: {content} content ({:.1}%)",
         pages.len(),
         100.0 * content as f64 / blocks.max(1) as f64,
-        start.elapsed().as_secs_f64()
     );
     let p1 = gbdt::TrainParams {
         trees: a.trees,
@@ -1195,7 +1265,7 @@ fn cmd_train_auto(a: TrainArgs) -> CliResult {
         seed: AUTO_SEED + 1,
         ..gbdt::TrainParams::default()
     };
-    let mut model = train::train(&pages, &p1, &p2, a.block_exit)?;
+    let mut model = train::train(pages, &p1, &p2, a.block_exit)?;
     let fold = a
         .exclude_fold
         .map_or(String::new(), |(k, n)| format!(", fold {k}/{n} left out"));
@@ -1210,7 +1280,7 @@ fn cmd_train_auto(a: TrainArgs) -> CliResult {
             p.trees, p.depth, p.learning_rate, p.subsample
         );
     }
-    std::fs::write(&a.out, model.to_json() + "\n")?;
+    std::fs::write(out, model.to_json() + "\n")?;
     if a.explain {
         for (stage, m, names) in [
             ("block", &model.blocks, features::NAMES),
@@ -1225,7 +1295,6 @@ fn cmd_train_auto(a: TrainArgs) -> CliResult {
             }
         }
     }
-    eprintln!("trained in {:.1} s", start.elapsed().as_secs_f64());
     Ok(())
 }
 

@@ -81,6 +81,19 @@ pub struct CleanReport {
 /// presentation forms in the whole tree's text (SPEC §3.1; the
 /// `normalize` module).
 pub fn clean(dom: &mut Dom, root: NodeId) -> CleanReport {
+    clean_with(dom, root, false)
+}
+
+/// [`clean`], but elements hidden by markup stay (controls, scripts and
+/// the rest of [`DROPPED`] still go): for a page whose visible text is
+/// (nearly) nothing, as when a script was to reveal a wrapper hidden with
+/// `visibility:hidden`, or to move the `hidden` blocks a server streamed
+/// into place.
+pub fn clean_keeping_hidden(dom: &mut Dom, root: NodeId) -> CleanReport {
+    clean_with(dom, root, true)
+}
+
+fn clean_with(dom: &mut Dom, root: NodeId, keep_hidden: bool) -> CleanReport {
     crate::normalize::fold_presentation_forms(dom);
     let mut report = CleanReport::default();
     let mut doomed = Vec::new();
@@ -94,7 +107,7 @@ pub fn clean(dom: &mut Dom, root: NodeId) -> CleanReport {
                 report.dropped += 1;
                 doomed.push(id);
                 skip_children = true;
-            } else if id != root && is_hidden(dom, id) {
+            } else if id != root && !keep_hidden && is_hidden(dom, id) {
                 report.hidden += 1;
                 doomed.push(id);
                 skip_children = true;

@@ -251,6 +251,14 @@ impl Extractor {
         };
         deadline.check(Stage::Annotate)?;
         clean::clean(&mut dom, root);
+        let mut root = root;
+        rescue_if_empty(
+            &decoded.text,
+            &mut dom,
+            &mut root,
+            self.options.max_elements,
+            &deadline,
+        )?;
         let removed = self.apply_templates(&mut dom, root, url);
         deadline.check(Stage::Annotate)?;
         let mut page = annotate::annotate_until(&dom, &decoded.text, root, &deadline)?;
@@ -394,6 +402,62 @@ const LAYOUT_BLOCKS: &[crate::dom::Tag] = {
     ]
 };
 
+/// Below this many characters of text (white space collapsed) after
+/// cleaning, a page is (nearly) empty and [`rescue_if_empty`] parses it
+/// again. The dev pages that came out empty while their gold has text
+/// (issue #23: Discourse threads whose posts are in `<noscript>`, Next.js
+/// pages hidden until a script runs, titles left unclosed) hold less;
+/// a real article's page has thousands.
+pub const RESCUE_BELOW_CHARS: usize = 200;
+
+/// The characters of text (not white space) in the subtree of `root`,
+/// counted up to `cap`.
+fn text_chars(dom: &Dom, root: NodeId, cap: usize) -> usize {
+    let mut n = 0;
+    for id in dom.descendants(root) {
+        if let Some(t) = dom.text_of(id) {
+            n += t.chars().filter(|c| !c.is_whitespace()).count();
+            if n >= cap {
+                break;
+            }
+        }
+    }
+    n
+}
+
+/// When the cleaned page holds (nearly) no text, parses it again the way
+/// a browser without scripts would show it, and takes that tree if it
+/// holds at least [`RESCUE_BELOW_CHARS`] more (a "please enable
+/// JavaScript" line is no rescue): `<noscript>` bodies as markup, unclosed titles ended at
+/// their first tag ([`parse::parse_rescue`]), and elements hidden by
+/// markup kept ([`clean::clean_keeping_hidden`]). Ordinary pages are not
+/// touched (the count stops at [`RESCUE_BELOW_CHARS`]). A rescue over the
+/// element budget keeps the first tree.
+fn rescue_if_empty(
+    text: &str,
+    dom: &mut Dom,
+    root: &mut NodeId,
+    budget: Option<usize>,
+    deadline: &Deadline,
+) -> Result<(), Error> {
+    let before = text_chars(dom, *root, RESCUE_BELOW_CHARS);
+    if before >= RESCUE_BELOW_CHARS {
+        return Ok(());
+    }
+    let mut again = match parse::parse_rescue(text, budget, deadline) {
+        Ok(d) => d,
+        Err(Error::TooManyElements { .. }) => return Ok(()),
+        Err(e) => return Err(e),
+    };
+    let r = again.content_root();
+    clean::clean_keeping_hidden(&mut again, r);
+    if text_chars(&again, r, before + RESCUE_BELOW_CHARS) >= before + RESCUE_BELOW_CHARS {
+        *dom = again;
+        *root = r;
+    }
+    Ok(())
+}
+
 /// Stage 1: size limit, gunzip, charset, decoding, and the binary check.
 /// The text borrows the input where the input is UTF-8, and owns the
 /// inflated bytes of gzip input (no copy of the page either way).
@@ -472,8 +536,15 @@ impl Prepared {
         let text = decode::decode(&raw, None)?.text.into_owned();
         drop(raw);
         let mut dom = parse::parse(&text);
-        let root = dom.content_root();
+        let mut root = dom.content_root();
         clean::clean(&mut dom, root);
+        rescue_if_empty(
+            &text,
+            &mut dom,
+            &mut root,
+            Some(usize::MAX),
+            &Deadline::NONE,
+        )?;
         Ok(Prepared { text, dom, root })
     }
 

@@ -27,7 +27,9 @@ use crate::limits::{Deadline, Stage, element_budget, synthesized_budget};
 mod fast;
 mod prefilter;
 
-pub use prefilter::{MAX_ATTRIBUTES, MAX_DEPTH, MAX_OPEN_FORMATTING, prefilter, prefilter_until};
+pub use prefilter::{
+    MAX_ATTRIBUTES, MAX_DEPTH, MAX_OPEN_FORMATTING, prefilter, prefilter_rescue, prefilter_until,
+};
 
 /// How much markup [`parse_limited`] gives the tree builder at a time,
 /// checking the deadline and the element budget in between. Past the
@@ -69,8 +71,28 @@ pub fn parse_limited(html: &str, max_elements: usize, deadline: &Deadline) -> Re
 /// refused after a bounded amount of work.
 pub fn parse_within_defaults(html: &str, deadline: &Deadline) -> Result<Dom, Error> {
     let filtered = prefilter_until(html, deadline)?;
-    let budget = element_budget(html.len()).min(synthesized_budget(start_tags(&filtered)));
+    let budget = default_budget(html, &filtered);
     parse_filtered(&filtered, budget, deadline)
+}
+
+/// [`parse_limited`] after [`prefilter_rescue`] instead of the
+/// [`prefilter`]: for a page whose ordinary parse left (nearly) no text,
+/// `<noscript>` bodies become markup and unclosed titles end at their
+/// first tag. `max_elements`: the budget, or `None` for the defaults of
+/// [`parse_within_defaults`].
+pub fn parse_rescue(
+    html: &str,
+    max_elements: Option<usize>,
+    deadline: &Deadline,
+) -> Result<Dom, Error> {
+    let filtered = prefilter_rescue(html, deadline)?;
+    let budget = max_elements.unwrap_or_else(|| default_budget(html, &filtered));
+    parse_filtered(&filtered, budget, deadline)
+}
+
+/// The default element budget of `html`, pre-filtered as `filtered`.
+fn default_budget(html: &str, filtered: &str) -> usize {
+    element_budget(html.len()).min(synthesized_budget(start_tags(filtered)))
 }
 
 /// The tree builder over pre-filtered markup, within the budget and the

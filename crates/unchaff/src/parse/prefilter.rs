@@ -54,6 +54,19 @@
 //! compares each attribute's name with all the earlier ones of its tag, so
 //! one element with 400,000 attributes took 56 s. Attributes past the cap
 //! are cut (the tag keeps its `/>`).
+//!
+//! **Honours `/>` on pages serialized as XML** ([`Serialization`]). HTML
+//! parsing ignores the slash of `<div/>`, so on a page saved as XHTML
+//! (`<div/>`, `<a name="x"/>`, `<script src="…"/>`, `<iframe …/>`) the
+//! element stays open: a `<div/>` nests the rest of the page, a
+//! `<script/>` or `<iframe/>` swallows it as raw text, and whole forum
+//! threads came out empty (issue #23). On a page that says it is XML (an
+//! XML declaration first, or the XHTML namespace on `<html>`), or that
+//! self-closes several non-void elements or any raw-text one (which no
+//! page meant for HTML parsing does), the pre-pass rewrites each
+//! self-closed non-void element `<x …/>` as `<x …></x>`: the tree an XML
+//! parser (and lxml) builds. Other pages are not touched: they parse as
+//! browsers parse them.
 
 use memchr::{memchr, memmem};
 
@@ -147,6 +160,68 @@ const NOT_STACKED: &[&[u8]] = &[
     b"image",
 ];
 
+/// The void elements (and those the tree builder treats as void): `/>`
+/// on them means nothing in either serialization.
+const VOID: &[&[u8]] = &[
+    b"area",
+    b"base",
+    b"basefont",
+    b"bgsound",
+    b"br",
+    b"col",
+    b"embed",
+    b"frame",
+    b"hr",
+    b"image",
+    b"img",
+    b"input",
+    b"keygen",
+    b"link",
+    b"meta",
+    b"param",
+    b"source",
+    b"track",
+    b"wbr",
+];
+
+/// Elements whose self-closing is never rewritten: the document's
+/// skeleton (an empty `<body/>` would move the page after it), and the
+/// foreign roots, whose `/>` HTML parsing already honours.
+const NEVER_REWRITTEN: &[&[u8]] = &[b"html", b"head", b"body", b"svg", b"math"];
+
+/// Raw-text and RCDATA elements: one of them self-closed swallows the page
+/// up to its end tag, so even one says the page was written as XML.
+const RAW_TEXT: &[&[u8]] = &[
+    b"script",
+    b"style",
+    b"noscript",
+    b"title",
+    b"textarea",
+    b"xmp",
+    b"iframe",
+    b"noembed",
+    b"noframes",
+];
+
+/// Self-closed non-void elements (outside SVG and MathML) from which a page
+/// with no XML declaration or namespace is taken as XML-serialized. One or
+/// two are the slips of hand-written HTML (`<a name="top"/>`), which
+/// browsers parse as open elements; three or more are a serializer's habit.
+const SELF_CLOSED_XML_MIN: u32 = 3;
+
+/// The namespace an XHTML page declares on `<html>`.
+const XHTML_NAMESPACE: &[u8] = b"http://www.w3.org/1999/xhtml";
+
+/// How a page is serialized, as far as the pre-pass cares.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Serialization {
+    /// HTML: `/>` on a non-void element is ignored, as browsers do.
+    Html,
+    /// XML (XHTML, or a DOM saved by a tool that writes XML): `/>` closes
+    /// every element.
+    Xml,
+}
+
 /// The elements whose bodies are removed.
 const EMPTIED: &[&[u8]] = &[b"script", b"style", b"noscript"];
 
@@ -200,6 +275,11 @@ const SVG: u128 = name_key(b"svg");
 const MATH: u128 = name_key(b"math");
 const SCRIPT: u128 = name_key(b"script");
 const PLAINTEXT: u128 = name_key(b"plaintext");
+const HTML: u128 = name_key(b"html");
+const NOSCRIPT: u128 = name_key(b"noscript");
+const VOID_KEYS: [u128; VOID.len()] = keys(VOID);
+const NEVER_REWRITTEN_KEYS: [u128; NEVER_REWRITTEN.len()] = keys(NEVER_REWRITTEN);
+const RAW_TEXT_KEYS: [u128; RAW_TEXT.len()] = keys(RAW_TEXT);
 
 /// One entry of the simulated list of active formatting elements.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -384,7 +464,9 @@ impl DepthLimit {
             }
             return false;
         }
-        if self_closing && self.foreign > 0 {
+        // In foreign content `/>` closes an element, and on the `<svg/>`
+        // or `<math/>` that would open it too.
+        if self_closing && (self.foreign > 0 || key == SVG || key == MATH) {
             return false;
         }
         if self.stack.len() >= MAX_DEPTH || self.formatting.start(key, attrs) {
@@ -466,10 +548,124 @@ pub fn prefilter_until<'h>(
     html: &'h str,
     deadline: &Deadline,
 ) -> Result<std::borrow::Cow<'h, str>, Error> {
-    let b = html.as_bytes();
+    filter(html, deadline, false)
+}
+
+/// [`prefilter_until`] for a page that came out (nearly) empty, whose
+/// text may lie where a browser running scripts shows nothing: the
+/// bodies of `<noscript>` elements are kept as markup and their tags cut
+/// (forum software renders its posts there for clients without
+/// JavaScript), and a `<title>`, `<textarea>`, `<iframe>` … with no end
+/// tag ends at its first `<` instead of swallowing the rest of the page
+/// (a crawler's cut left such titles). Only for rescuing such pages
+/// ([`crate::parse::parse_rescue`]): ordinary pages must parse as in a
+/// browser.
+pub fn prefilter_rescue<'h>(
+    html: &'h str,
+    deadline: &Deadline,
+) -> Result<std::borrow::Cow<'h, str>, Error> {
+    filter(html, deadline, true)
+}
+
+/// The pre-pass; `rescue`: see [`prefilter_rescue`].
+fn filter<'h>(
+    html: &'h str,
+    deadline: &Deadline,
+    rescue: bool,
+) -> Result<std::borrow::Cow<'h, str>, Error> {
+    let mut edits = scan(html.as_bytes(), deadline, Serialization::Html, rescue)?;
+    if edits.serialization == Serialization::Html && edits.looks_xml() {
+        // Rare (pages that self-close non-void elements without saying
+        // they are XML): a second pass, rewriting them.
+        edits = scan(html.as_bytes(), deadline, Serialization::Xml, rescue)?;
+    }
+    let Edits { cuts, closes, .. } = edits;
+    if cuts.is_empty() && closes.is_empty() {
+        return Ok(std::borrow::Cow::Borrowed(html));
+    }
+    let removed: usize = cuts.iter().map(|(s, e)| e - s).sum();
+    let added: usize = closes.iter().map(|c| c.name.len() + 3).sum();
+    let mut out = String::with_capacity(html.len() - removed + added);
+    let mut from = 0;
+    let mut closes = closes.iter().peekable();
+    // Cuts start at '<' or after '>' and end at '<' or after '>', and end
+    // tags go in after a '>': always on char boundaries.
+    let mut close_before = |out: &mut String, from: &mut usize, upto: usize| {
+        while let Some(c) = closes.next_if(|c| c.at <= upto) {
+            if c.at >= *from {
+                out.push_str(&html[*from..c.at]);
+                *from = c.at;
+            }
+            out.push_str("</");
+            out.push_str(&html[c.name.clone()]);
+            out.push('>');
+        }
+    };
+    for (s, e) in cuts {
+        close_before(&mut out, &mut from, s);
+        out.push_str(&html[from..s]);
+        from = e;
+    }
+    close_before(&mut out, &mut from, html.len());
+    out.push_str(&html[from..]);
+    Ok(std::borrow::Cow::Owned(out))
+}
+
+/// An end tag the pre-pass writes: at byte `at`, the name at `name`.
+struct Close {
+    at: usize,
+    name: std::ops::Range<usize>,
+}
+
+/// What one pass of the pre-pass decided.
+struct Edits {
+    /// Byte ranges to cut, in order.
+    cuts: Vec<(usize, usize)>,
+    /// End tags to write (self-closed elements of an XML page), in order.
+    closes: Vec<Close>,
+    /// The serialization the pass ended in (a pass over HTML switches to
+    /// XML at an XML declaration or the XHTML namespace).
+    serialization: Serialization,
+    /// Self-closed non-void elements seen (outside SVG and MathML).
+    self_closed: u32,
+    /// Whether one of them was a raw-text element.
+    raw_self_closed: bool,
+}
+
+impl Edits {
+    /// Whether an HTML pass saw what only XML serializers write.
+    fn looks_xml(&self) -> bool {
+        self.raw_self_closed || self.self_closed >= SELF_CLOSED_XML_MIN
+    }
+}
+
+/// Whether `<?…` at `lt` is an XML declaration at the top of the document
+/// (after a byte-order mark and white space at most).
+fn is_xml_declaration(b: &[u8], lt: usize) -> bool {
+    let before = &b[..lt];
+    let before = before.strip_prefix("\u{feff}".as_bytes()).unwrap_or(before);
+    before.iter().all(u8::is_ascii_whitespace)
+        && b[lt..].starts_with(b"<?xml")
+        && b.get(lt + 5).is_some_and(u8::is_ascii_whitespace)
+}
+
+/// One pass of the pre-pass over `b` (see [`prefilter_until`]).
+fn scan(
+    b: &[u8],
+    deadline: &Deadline,
+    mut mode: Serialization,
+    rescue: bool,
+) -> Result<Edits, Error> {
     let mut tags: u32 = 0;
-    // Byte ranges to cut, in order.
-    let mut cuts: Vec<(usize, usize)> = Vec::new();
+    let mut edits = Edits {
+        cuts: Vec::new(),
+        closes: Vec::new(),
+        serialization: mode,
+        self_closed: 0,
+        raw_self_closed: false,
+    };
+    let cuts = &mut edits.cuts;
+    let mut seen_html = false;
     let mut depth = DepthLimit::default();
     // The current start tag's unread attributes, cut only if the tag stays.
     let mut attr_cuts: Vec<(usize, usize)> = Vec::new();
@@ -491,6 +687,9 @@ pub fn prefilter_until<'h>(
             i = memmem::find(&b[lt..], b"]]>").map_or(b.len(), |p| lt + p + 3);
             continue;
         }
+        if rest.first() == Some(&b'?') && is_xml_declaration(b, lt) {
+            mode = Serialization::Xml;
+        }
         if rest.first() == Some(&b'!') || rest.first() == Some(&b'?') {
             i = memchr(b'>', &b[lt..]).map_or(b.len(), |p| lt + p + 1);
             continue;
@@ -501,7 +700,10 @@ pub fn prefilter_until<'h>(
                 .iter()
                 .take_while(|c| !matches!(c, b' ' | b'\t' | b'\n' | b'\r' | b'\x0c' | b'/' | b'>'))
                 .count();
-            if name_len > 0 && rest[1].is_ascii_alphabetic() && depth.close(&rest[1..1 + name_len])
+            let name = &rest[1..1 + name_len];
+            if name_len > 0
+                && rest[1].is_ascii_alphabetic()
+                && (depth.close(name) || rescue && name_key(name) == NOSCRIPT)
             {
                 cuts.push((lt, end));
             }
@@ -525,7 +727,56 @@ pub fn prefilter_until<'h>(
             break;
         }
         let self_closing = open_end >= 2 && b[open_end - 2] == b'/';
+        if key == HTML && !seen_html {
+            seen_html = true;
+            if memmem::find(&b[lt..open_end], XHTML_NAMESPACE).is_some() {
+                mode = Serialization::Xml;
+            }
+        }
+        // `<x …/>` on a non-void element outside foreign content: the
+        // slash right after the name, a quoted value or white space (after
+        // an unquoted value it belongs to the value).
+        if self_closing
+            && depth.foreign == 0
+            && (open_end - 2 == lt + 1 + name_len
+                || matches!(
+                    b[open_end - 3],
+                    b'"' | b'\'' | b' ' | b'\t' | b'\n' | b'\r' | b'\x0c'
+                ))
+            && !VOID_KEYS.contains(&key)
+            && !NEVER_REWRITTEN_KEYS.contains(&key)
+        {
+            match mode {
+                Serialization::Html => {
+                    edits.self_closed += 1;
+                    edits.raw_self_closed |= RAW_TEXT_KEYS.contains(&key);
+                    if edits.raw_self_closed || edits.self_closed >= SELF_CLOSED_XML_MIN {
+                        // The caller starts again in XML mode.
+                        break;
+                    }
+                }
+                Serialization::Xml => {
+                    // An empty element: nothing opens, nothing to empty.
+                    if depth.stack.len() >= MAX_DEPTH {
+                        cuts.push((lt, open_end));
+                    } else {
+                        cuts.extend_from_slice(&attr_cuts);
+                        cuts.push((open_end - 2, open_end - 1));
+                        edits.closes.push(Close {
+                            at: open_end,
+                            name: lt + 1..lt + 1 + name_len,
+                        });
+                    }
+                    continue;
+                }
+            }
+        }
         if depth.open(key, self_closing, &b[lt + 1 + name_len..open_end]) {
+            cuts.push((lt, open_end));
+            continue;
+        }
+        if rescue && key == NOSCRIPT {
+            // Its body is parsed as markup, in its parent's place.
             cuts.push((lt, open_end));
             continue;
         }
@@ -553,6 +804,18 @@ pub fn prefilter_until<'h>(
             continue;
         }
         let Some(close) = find_end_tag(b, open_end, name) else {
+            if rescue
+                && kept
+                && let Some(p) = memchr(b'<', &b[open_end..])
+            {
+                // Ends at its first tag rather than at the end of the page.
+                edits.closes.push(Close {
+                    at: open_end + p,
+                    name: lt + 1..lt + 1 + name_len,
+                });
+                i = open_end + p;
+                continue;
+            }
             // Unclosed: the element runs to the end of the document.
             if emptied && key != SCRIPT {
                 cuts.push((open_end, b.len()));
@@ -571,20 +834,8 @@ pub fn prefilter_until<'h>(
         }
         i = close;
     }
-    if cuts.is_empty() {
-        return Ok(std::borrow::Cow::Borrowed(html));
-    }
-    let removed: usize = cuts.iter().map(|(s, e)| e - s).sum();
-    let mut out = String::with_capacity(html.len() - removed);
-    let mut from = 0;
-    for (s, e) in cuts {
-        // Cuts start at '<' or after '>' and end at '<' or after '>':
-        // always on char boundaries.
-        out.push_str(&html[from..s]);
-        from = e;
-    }
-    out.push_str(&html[from..]);
-    Ok(std::borrow::Cow::Owned(out))
+    edits.serialization = mode;
+    Ok(edits)
 }
 
 /// The index after the comment starting at `from` (just past `<!--`),
@@ -838,6 +1089,83 @@ mod tests {
             "<svg><svg></svg><path/></svg>"
         );
         assert_eq!(s("<svg/><p>a</p>"), "<svg/><p>a</p>");
+    }
+
+    #[test]
+    fn xml_pages_close_self_closed_elements() {
+        // Declared by an XML declaration or the XHTML namespace.
+        assert_eq!(
+            s("<?xml version=\"1.0\"?><html><body><div class=\"c\"/><p>a</p></body></html>"),
+            "<?xml version=\"1.0\"?><html><body><div class=\"c\"></div><p>a</p></body></html>"
+        );
+        assert_eq!(
+            s(
+                "<html xmlns=\"http://www.w3.org/1999/xhtml\"><a name=\"x\" /><br/><img src=\"i\"/>t"
+            ),
+            "<html xmlns=\"http://www.w3.org/1999/xhtml\"><a name=\"x\" ></a><br/><img src=\"i\"/>t"
+        );
+        // A self-closed script would swallow the page as raw text.
+        assert_eq!(
+            s("\u{feff}<?xml version='1.0'?><script src=\"a.js\"/><p>post</p><iframe src=\"x\"/>"),
+            "\u{feff}<?xml version='1.0'?><script src=\"a.js\"></script><p>post</p><iframe src=\"x\"></iframe>"
+        );
+        // Undeclared: several self-closed non-void elements, or one raw-text
+        // element, are a serializer's; the unread attribute is still cut.
+        assert_eq!(
+            s("<div/><span data-x=\"1\"/><a href=\"/\"/>t"),
+            "<div></div><span></span><a href=\"/\"></a>t"
+        );
+        assert_eq!(
+            s("<textarea name=\"q\"/><p>t</p>"),
+            "<textarea name=\"q\"></textarea><p>t</p>"
+        );
+    }
+
+    #[test]
+    fn html_pages_keep_self_closed_elements_open() {
+        unchanged(&[
+            // One or two slips, as browsers parse them: open elements.
+            "<html><a name=\"top\"/><div class=\"clear\"/><p>t</p></html>",
+            // Void elements, SVG and an unquoted value's slash.
+            "<br/><img src=a/><hr/><math><mi/><mo/><mn/></math><a href=x/>t",
+            // The XHTML namespace elsewhere than on <html>, a late
+            // declaration.
+            "<html><p xmlns=\"http://www.w3.org/1999/xhtml\"><a/></p></html>",
+            "<p>a</p><?xml version=\"1.0\"?><a/>",
+        ]);
+        // The skeleton and foreign roots are never rewritten.
+        assert_eq!(
+            s("<?xml version=\"1.0\"?><html><head/><body/><svg/><math/><i/>"),
+            "<?xml version=\"1.0\"?><html><head/><body/><svg/><math/><i></i>"
+        );
+    }
+
+    #[test]
+    fn rescue_keeps_noscript_markup_and_ends_unclosed_titles() {
+        let r = |html: &str| {
+            prefilter_rescue(html, &Deadline::NONE)
+                .unwrap()
+                .into_owned()
+        };
+        // The noscript tags go (an unread attribute with them), the body
+        // stays as markup.
+        assert_eq!(
+            r(
+                "<head><noscript data-x=\"1\"><style>s</style></noscript></head><body><div id=app></div><noscript data-path=\"/t/1\"><p>post</p></noscript>"
+            ),
+            "<head><style></style></head><body><div id=app></div><p>post</p>"
+        );
+        // An unclosed title ends at its first tag; a closed one is kept.
+        assert_eq!(
+            r("<title>T</titlevalue><body><p>a</p>"),
+            "<title>T</title></titlevalue><body><p>a</p>"
+        );
+        assert_eq!(r("<title>T</title><p>a</p>"), "<title>T</title><p>a</p>");
+        // The ordinary pre-pass empties noscript, and lets the title run.
+        assert_eq!(
+            s("<noscript><p>post</p></noscript><title>T</titlevalue><p>a</p>"),
+            "<noscript></noscript><title>T</titlevalue><p>a</p>"
+        );
     }
 
     #[test]

@@ -1,0 +1,67 @@
+//! Page classes that came out empty on pages no model had seen (issue
+//! #23), each as a fixture written for the purpose (not dev data): a
+//! forum thread serialized as XHTML, and one whose posts are only inside
+//! `<noscript>`.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn extract(fixture: &str) -> String {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(fixture);
+    let o = Command::new(env!("CARGO_BIN_EXE_unchaff"))
+        .arg("extract")
+        .arg(path)
+        .output()
+        .expect("run unchaff");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn assert_has(text: &str, wanted: &[&str]) {
+    for w in wanted {
+        assert!(text.contains(w), "missing {w:?} in:\n{text}");
+    }
+}
+
+fn assert_lacks(text: &str, unwanted: &[&str]) {
+    for w in unwanted {
+        assert!(!text.contains(w), "unexpected {w:?} in:\n{text}");
+    }
+}
+
+/// `<script …/>` in the head, `<iframe …/>`, `<div/>`, `<a/>` and
+/// `<textarea/>`: parsed as HTML, the script swallows the whole page as
+/// raw text and the output is empty. Written as XML (declaration, XHTML
+/// namespace), `/>` closes them, and the three posts come out.
+#[test]
+fn xhtml_serialized_thread_keeps_its_posts() {
+    let text = extract("xhtml-thread.html");
+    assert_has(
+        &text,
+        &[
+            "scarf in a new piece of marine plywood",
+            "eight to twelve times the thickness",
+            "squeezing all the glue out of the joint",
+            "sanding jig from a scrap of pine",
+        ],
+    );
+    assert_lacks(&text, &["All rights reserved", "Privacy policy"]);
+}
+
+/// Forum software that renders the posts for clients without JavaScript
+/// inside `<noscript>`, the visible page an empty application shell.
+#[test]
+fn noscript_only_thread_keeps_its_posts() {
+    let text = extract("noscript-thread.html");
+    assert_has(
+        &text,
+        &[
+            "buy my first telescope",
+            "six inch Dobsonian gives you far more light",
+            "saw the rings of Saturn",
+        ],
+    );
+    assert_lacks(&text, &["Powered by Discourse", "Terms of Service"]);
+}

@@ -1,0 +1,50 @@
+//! Pages whose ordinary parse leaves (nearly) no text are parsed again the
+//! way a browser without scripts would show them (issue #23); pages with
+//! text are not.
+
+use unchaff::{Options, extract};
+
+/// Three paragraphs of prose, enough for any algorithm to keep.
+const PROSE: &str = "<p>The committee met on Tuesday to review the harbour plans, and after a long discussion it agreed to repair the old sea wall before the winter storms arrive.</p>\
+<p>Engineers estimate that the work will take four months and cost less than the earlier proposal, because most of the original stone can be used again.</p>\
+<p>Residents who attended the meeting asked for the footpath along the wall to stay open during the repairs, and the council promised a temporary route.</p>";
+
+fn text(html: &str) -> String {
+    extract(html.as_bytes(), &Options::default()).unwrap().text
+}
+
+#[test]
+fn content_hidden_until_a_script_runs_is_rescued() {
+    let page = format!(
+        "<html><body><div id=\"__next\" style=\"visibility:hidden\"><article>{PROSE}</article></div></body></html>"
+    );
+    assert!(text(&page).contains("repair the old sea wall"));
+}
+
+#[test]
+fn an_unclosed_title_does_not_swallow_the_page() {
+    let page = format!(
+        "<html><head><title>Harbour news</titlex></head><body><article>{PROSE}</article></body></html>"
+    );
+    assert!(text(&page).contains("repair the old sea wall"));
+}
+
+#[test]
+fn pages_with_text_keep_hiding_and_noscript_as_browsers_do() {
+    let page = format!(
+        "<html><body><article>{PROSE}</article><div hidden><p>A hidden paragraph that a browser never shows to the reader of this page at all.</p></div>\
+         <noscript><p>Text for readers without JavaScript, which a browser running scripts does not show.</p></noscript></body></html>"
+    );
+    let t = text(&page);
+    assert!(t.contains("repair the old sea wall"));
+    assert!(
+        !t.contains("hidden paragraph") && !t.contains("without JavaScript"),
+        "{t}"
+    );
+}
+
+#[test]
+fn a_please_enable_javascript_line_is_no_rescue() {
+    let page = "<html><body><div id=\"app\"></div><noscript><p>Please enable JavaScript to use this site.</p></noscript></body></html>";
+    assert_eq!(text(page), "");
+}
