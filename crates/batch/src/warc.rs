@@ -786,13 +786,19 @@ impl<R> Rewind<R> {
     }
 }
 
+/// `Read::read` for a reader whose `BufRead` side does the work: copies
+/// what the buffer holds (filling it first) into `buf`.
+fn read_buffered(r: &mut impl BufRead, buf: &mut [u8]) -> io::Result<usize> {
+    let avail = r.fill_buf()?;
+    let n = avail.len().min(buf.len());
+    buf[..n].copy_from_slice(&avail[..n]);
+    r.consume(n);
+    Ok(n)
+}
+
 impl<R: BufRead> Read for Rewind<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let avail = self.fill_buf()?;
-        let n = avail.len().min(buf.len());
-        buf[..n].copy_from_slice(&avail[..n]);
-        self.consume(n);
-        Ok(n)
+        read_buffered(self, buf)
     }
 }
 
@@ -886,11 +892,7 @@ impl<R: BufRead> Seg<R> {
 
 impl<R: BufRead> Read for Seg<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let avail = self.fill_buf()?;
-        let n = avail.len().min(buf.len());
-        buf[..n].copy_from_slice(&avail[..n]);
-        self.consume(n);
-        Ok(n)
+        read_buffered(self, buf)
     }
 }
 
