@@ -6,7 +6,11 @@
 
 The harness gives a list of pages (`id<TAB>path<TAB>url` a line) and wants
 `{outdir}/<id>.txt` for each. This script runs `unchaff batch` once over the
-list, single-threaded, and splits its JSON lines into those files.
+list, single-threaded, and splits its JSON lines into those files. It
+also writes `{outdir}/_timings.tsv` (`id<TAB>seconds<TAB>cpu seconds`, each
+page's extraction alone, timed inside the process by `unchaff batch
+--timings`), so that the harness's speed table compares in-process time
+with in-process time, as it does for the peers.
 Needs only python3.
 """
 import json
@@ -28,11 +32,14 @@ def main():
             for r in rows:
                 f.write(r[1] + "\n")
         out = os.path.join(tmp, "out.jsonl")
-        subprocess.run([binary, "batch", "@" + paths, "--out", out, "-j", "1"], check=True,
-                       stdout=subprocess.DEVNULL)
+        times = os.path.join(tmp, "times.tsv")
+        subprocess.run([binary, "batch", "@" + paths, "--out", out, "-j", "1",
+                        "--timings", times], check=True, stdout=subprocess.DEVNULL)
         records = [json.loads(line) for line in open(out, encoding="utf8")]
-    if len(records) != len(rows):
-        sys.exit(f"unchaff batch wrote {len(records)} records for {len(rows)} pages")
+        timings = [line.rstrip("\n").split("\t") for line in open(times, encoding="utf8")]
+    if len(records) != len(rows) or len(timings) != len(rows):
+        sys.exit(f"unchaff batch wrote {len(records)} records and {len(timings)} timings "
+                 f"for {len(rows)} pages")
     errors = {}
     # unchaff batch writes its records in input order.
     for r, rec in zip(rows, records):
@@ -40,6 +47,10 @@ def main():
             f.write(rec.get("text") or "")
         if rec.get("error"):
             errors[r[0]] = rec["error"]
+    # The timings are in row order too; the harness wants its own ids.
+    with open(os.path.join(outdir, "_timings.tsv"), "w", encoding="utf8") as f:
+        for r, t in zip(rows, timings):
+            f.write("\t".join([r[0]] + t[1:]) + "\n")
     version = subprocess.run([binary, "--version"], capture_output=True, text=True).stdout.strip()
     with open(os.path.join(outdir, "_meta.json"), "w", encoding="utf8") as f:
         json.dump({"version": version, "errors": errors}, f)

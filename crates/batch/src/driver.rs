@@ -21,7 +21,7 @@ use unchaff::Extractor;
 
 use crate::extract::extract_row_with;
 use crate::row::{ErrorKind, Page, Row, RowFormat};
-use crate::sink::RowSink;
+use crate::sink::{RowSink, Timing};
 use crate::{Error, InputError, Progress};
 
 /// Pages the reader may run ahead of the writer, per worker thread: enough
@@ -67,6 +67,7 @@ pub struct Driver<'a> {
     threads: usize,
     progress: Arc<Progress>,
     format: RowFormat,
+    timed: bool,
 }
 
 impl<'a> Driver<'a> {
@@ -79,7 +80,16 @@ impl<'a> Driver<'a> {
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             progress: Arc::new(Progress::default()),
             format: RowFormat::default(),
+            timed: false,
         }
+    }
+
+    /// Time each page's extraction (wall clock and the thread's CPU time)
+    /// and hand the times to the sink ([`RowSink::write_timed`]); off by
+    /// default, when every [`Timing`] is zero.
+    pub fn timed(mut self, on: bool) -> Driver<'a> {
+        self.timed = on;
+        self
     }
 
     /// What the rows carry (build the extractor with
@@ -127,15 +137,15 @@ impl<'a> Driver<'a> {
             .build()?;
         let window = (WINDOW_PER_THREAD * self.threads) as u64;
         let (tx, rx) = sync_channel::<(u64, Page)>(window as usize);
-        let (rtx, rrx) = sync_channel::<(u64, Row)>(window as usize);
+        let (rtx, rrx) = sync_channel::<(u64, Row, Timing)>(window as usize);
         let gate = Gate::default();
         let mut stats = Stats::default();
         let pages = pages.into_iter();
         let (warnings, written) = std::thread::scope(|s| {
             let gate = &gate;
             let reader = s.spawn(move || feed(pages, tx, gate, window));
-            let (pool, ex, format) = (&pool, self.ex, self.format);
-            s.spawn(move || work(pool, rx, rtx, ex, format));
+            let (pool, ex, format, timed) = (&pool, self.ex, self.format, self.timed);
+            s.spawn(move || work(pool, rx, rtx, ex, format, timed));
             let r = write_in_order(rrx, sink, gate, &mut stats, &self.progress, &mut on_rows);
             if r.is_err() {
                 gate.stop();
@@ -180,8 +190,8 @@ impl Driver<'_> {
                     continue;
                 }
             };
-            let row = extract_row_with(self.ex, page, self.format);
-            sink.write_row(&row).map_err(Error::Sink)?;
+            let (row, timing) = extract_timed(self.ex, page, self.format, self.timed);
+            sink.write_timed(&row, timing).map_err(Error::Sink)?;
             count(&mut stats, &row);
             self.progress.set_rows_written(stats.rows);
             on_rows(&self.progress);
@@ -192,6 +202,22 @@ impl Driver<'_> {
         stats.revisits = self.progress.revisits();
         Ok(stats)
     }
+}
+
+/// Extracts one page into its row, timed when `timed` (else a zero
+/// [`Timing`]).
+fn extract_timed(ex: &Extractor, page: Page, format: RowFormat, timed: bool) -> (Row, Timing) {
+    if !timed {
+        return (extract_row_with(ex, page, format), Timing::default());
+    }
+    let cpu = cpu_time::ThreadTime::try_now().ok();
+    let wall = std::time::Instant::now();
+    let row = extract_row_with(ex, page, format);
+    let timing = Timing {
+        wall: wall.elapsed(),
+        cpu: cpu.and_then(|t| t.try_elapsed().ok()),
+    };
+    (row, timing)
 }
 
 /// Counts a written row in the run's statistics.
@@ -268,16 +294,18 @@ fn feed(
 fn work(
     pool: &rayon::ThreadPool,
     rx: Receiver<(u64, Page)>,
-    rtx: SyncSender<(u64, Row)>,
+    rtx: SyncSender<(u64, Row, Timing)>,
     ex: &Extractor,
     format: RowFormat,
+    timed: bool,
 ) {
     pool.install(|| {
         rx.into_iter()
             .par_bridge()
             .for_each_with(rtx, |rtx, (seq, page)| {
                 // A send fails only when the writer has given up.
-                let _ = rtx.send((seq, extract_row_with(ex, page, format)));
+                let (row, timing) = extract_timed(ex, page, format, timed);
+                let _ = rtx.send((seq, row, timing));
             })
     });
 }
@@ -285,20 +313,20 @@ fn work(
 /// Writes rows in sequence order through a reorder buffer (bounded by the
 /// reader's window), telling the reader how far it has got.
 fn write_in_order(
-    rrx: Receiver<(u64, Row)>,
+    rrx: Receiver<(u64, Row, Timing)>,
     sink: &mut dyn RowSink,
     gate: &Gate,
     stats: &mut Stats,
     progress: &Progress,
     on_rows: &mut dyn FnMut(&Progress),
 ) -> std::io::Result<()> {
-    let mut pending: BTreeMap<u64, Row> = BTreeMap::new();
+    let mut pending: BTreeMap<u64, (Row, Timing)> = BTreeMap::new();
     let mut next = 0u64;
-    for (seq, row) in rrx.iter() {
-        pending.insert(seq, row);
+    for (seq, row, timing) in rrx.iter() {
+        pending.insert(seq, (row, timing));
         let before = next;
-        while let Some(row) = pending.remove(&next) {
-            sink.write_row(&row)?;
+        while let Some((row, timing)) = pending.remove(&next) {
+            sink.write_timed(&row, timing)?;
             count(stats, &row);
             next += 1;
         }
@@ -354,6 +382,53 @@ mod tests {
         assert!(one[7].text.as_deref().unwrap().contains("page 7 word"));
         assert_eq!(progress.rows_written(), 120);
         assert!(calls >= 1);
+    }
+
+    /// Rows with their timings, as the driver hands them over.
+    #[derive(Default)]
+    struct Timed(Vec<(Row, Timing)>);
+
+    impl RowSink for Timed {
+        fn write_row(&mut self, row: &Row) -> std::io::Result<()> {
+            self.write_timed(row, Timing::default())
+        }
+        fn write_timed(&mut self, row: &Row, t: Timing) -> std::io::Result<()> {
+            self.0.push((row.clone(), t));
+            Ok(())
+        }
+        fn finish(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn timed_runs_time_every_page_and_write_the_same_rows() {
+        let ex = test_extractor();
+        let mut plain = Vec::new();
+        Driver::new(&ex)
+            .threads(2)
+            .run(pages(40), &mut plain, |_| {})
+            .unwrap();
+        for threads in [1, 2] {
+            let mut timed = Timed::default();
+            Driver::new(&ex)
+                .threads(threads)
+                .timed(true)
+                .run(pages(40), &mut timed, |_| {})
+                .unwrap();
+            let rows: Vec<Row> = timed.0.iter().map(|(r, _)| r.clone()).collect();
+            assert_eq!(rows, plain);
+            assert!(timed.0.iter().all(|(_, t)| !t.wall.is_zero()));
+            #[cfg(unix)]
+            assert!(timed.0.iter().all(|(_, t)| t.cpu.is_some()));
+            // Untimed: every timing is zero.
+            let mut untimed = Timed::default();
+            Driver::new(&ex)
+                .threads(threads)
+                .run(pages(3), &mut untimed, |_| {})
+                .unwrap();
+            assert!(untimed.0.iter().all(|(_, t)| *t == Timing::default()));
+        }
     }
 
     #[test]

@@ -91,6 +91,12 @@ pub struct BatchArgs {
     /// row; the batch goes on with the next page.
     #[arg(long, default_value_t = 60.0)]
     page_timeout: f64,
+    /// Also write each page's extraction time to FILE, for benchmarks: one
+    /// line a row, in row order, `id<TAB>wall seconds<TAB>CPU seconds` (the
+    /// extracting thread's CPU time), timed around the extraction alone
+    /// (not reading the page or writing its row). The rows do not change.
+    #[arg(long, value_name = "FILE")]
+    timings: Option<PathBuf>,
     /// No progress bar and no summary (warnings about unreadable input still show).
     #[arg(long, short = 'q')]
     quiet: bool,
@@ -165,13 +171,21 @@ pub fn run(a: BatchArgs) -> CliResult {
         BatchFormat::Parquet => sink::Format::Parquet,
     };
     let mut out = target.open(format, a.resume)?;
+    if let Some(path) = &a.timings {
+        let f = std::fs::File::create(path)
+            .map_err(|e| format!("--timings {}: {e}", path.display()))?;
+        out = Box::new(sink::TimedSink::new(out, io::BufWriter::new(f)));
+    }
     let progress = Arc::new(Progress::default());
     let pages = inputs::Pages::new(sources, a.max_bytes)
         .with_progress(Arc::clone(&progress))
         .all_status(a.all_status)
         .shard(a.shard)
         .skipping(resume);
-    let mut driver = Driver::new(&extractor).row_format(rows).progress(progress);
+    let mut driver = Driver::new(&extractor)
+        .row_format(rows)
+        .progress(progress)
+        .timed(a.timings.is_some());
     if let Some(n) = a.threads {
         driver = driver.threads(n);
     }

@@ -960,3 +960,52 @@ fn help_says_what_the_exit_status_means() {
         assert!(h.contains(s), "{s} missing from:\n{h}");
     }
 }
+
+#[test]
+fn timings_file_has_one_line_a_row_and_leaves_the_rows_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let pages = dir.path().join("pages");
+    std::fs::create_dir(&pages).unwrap();
+    for i in 0..5 {
+        let html = article(&format!("Page {i}"), &format!("words of page {i}"));
+        std::fs::write(pages.join(format!("p{i}.html")), html).unwrap();
+    }
+    let pages = pages.display().to_string();
+    let plain = dir.path().join("plain.jsonl");
+    let timed = dir.path().join("timed.jsonl");
+    let times = dir.path().join("times.tsv");
+    for j in ["1", "2"] {
+        let (o, want) = batch(&[&pages, "-j", j], &plain);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let times_arg = times.display().to_string();
+        let (o, got) = batch(&[&pages, "-j", j, "--timings", &times_arg], &timed);
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert_eq!(
+            std::fs::read(&plain).unwrap(),
+            std::fs::read(&timed).unwrap()
+        );
+        assert_eq!(want, got);
+        let tsv = std::fs::read_to_string(&times).unwrap();
+        let lines: Vec<Vec<&str>> = tsv.lines().map(|l| l.split('\t').collect()).collect();
+        assert_eq!(lines.len(), got.len(), "{tsv}");
+        for (l, row) in lines.iter().zip(&got) {
+            assert_eq!(l.len(), 3, "{tsv}");
+            assert_eq!(l[0], row["id"].as_str().unwrap());
+            let wall: f64 = l[1].parse().unwrap();
+            let cpu: f64 = l[2].parse().unwrap();
+            // Every page was extracted, so each took some time, and none
+            // took anything like a minute.
+            assert!(wall > 0.0 && wall < 60.0, "{tsv}");
+            assert!((0.0..60.0).contains(&cpu), "{tsv}");
+        }
+    }
+    let o = unchaff()
+        .args(["batch", &pages, "--quiet", "--out"])
+        .arg(&plain)
+        .arg("--timings")
+        .arg(dir.path().join("no/such/dir/t.tsv"))
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("--timings"), "{}", stderr(&o));
+}

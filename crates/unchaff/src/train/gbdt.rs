@@ -163,7 +163,37 @@ struct Grown {
     nodes: Vec<GrowNode>,
 }
 
-/// Grows one tree depth-first over `rows`.
+/// The gradient and hessian sums of one node's rows in every bin of every
+/// feature: feature `f`'s bins are `[f * MAX_BINS, (f + 1) * MAX_BINS)`.
+type Histograms = Vec<(f64, f64)>;
+
+/// Builds the histograms of `rows`, features in parallel. The rows'
+/// gradients and hessians are gathered once into one contiguous array, so
+/// that each feature's pass reads them in order (with `g` and `h` read by
+/// row number for each of ~70 features, the gathers dominated training).
+fn histograms(bins: &[u8], n: usize, d: usize, g: &[f32], h: &[f32], rows: &[u32]) -> Histograms {
+    let gh: Vec<(f32, f32)> = rows
+        .iter()
+        .map(|&r| (g[r as usize], h[r as usize]))
+        .collect();
+    let mut hist = vec![(0f64, 0f64); d * MAX_BINS];
+    hist.par_chunks_mut(MAX_BINS)
+        .enumerate()
+        .for_each(|(f, hist)| {
+            let col = &bins[f * n..(f + 1) * n];
+            for (&r, &(gr, hr)) in rows.iter().zip(&gh) {
+                let b = &mut hist[col[r as usize] as usize];
+                b.0 += gr as f64;
+                b.1 += hr as f64;
+            }
+        });
+    hist
+}
+
+/// Grows one tree depth-first over `rows`. Each split builds the
+/// histograms of its smaller child only and takes the larger child's as
+/// the parent's minus the smaller's (histogram subtraction): the rows read
+/// per level are at most half the node's, which halves the training time.
 #[allow(clippy::too_many_arguments)]
 fn grow(
     bins: &[u8],
@@ -182,58 +212,40 @@ fn grow(
         left: 0,
         value: 0.0,
     }];
-    // (node index, rows, depth)
-    let mut work = vec![(0usize, rows, 0usize)];
-    while let Some((at, rows, depth)) = work.pop() {
+    let root = (p.depth > 0 && rows.len() >= 2).then(|| histograms(bins, n, d, g, h, &rows));
+    // (node index, rows, depth, the rows' histograms when it may split)
+    let mut work = vec![(0usize, rows, 0usize, root)];
+    while let Some((at, rows, depth, hist)) = work.pop() {
         let (gs, hs) = rows.iter().fold((0f64, 0f64), |(a, b), &r| {
             (a + g[r as usize] as f64, b + h[r as usize] as f64)
         });
         let lambda = p.lambda as f64;
         nodes[at].value = (-gs / (hs + lambda)) as f32 * p.learning_rate;
-        if depth >= p.depth || rows.len() < 2 {
-            continue;
-        }
+        let Some(hist) = hist else { continue };
         let parent_score = gs * gs / (hs + lambda);
         let min_child = p.min_child_weight as f64;
-        // Each feature's best split, features in parallel; ties go to the
-        // lower feature and bin, so the tree never depends on scheduling.
-        let best = (0..d)
-            .into_par_iter()
-            .filter_map(|f| {
-                let nb = edges[f].len() + 1;
-                if nb < 2 {
-                    return None;
+        // Each feature's best split; ties go to the lower feature and bin,
+        // so the tree never depends on the order of evaluation.
+        let mut best: Option<(f64, usize, usize)> = None;
+        for (f, e) in edges.iter().enumerate() {
+            let nb = e.len() + 1;
+            if nb < 2 {
+                continue;
+            }
+            let (mut gl, mut hl) = (0f64, 0f64);
+            for (b, &(gb, hb)) in hist[f * MAX_BINS..f * MAX_BINS + nb - 1].iter().enumerate() {
+                gl += gb;
+                hl += hb;
+                let (gr, hr) = (gs - gl, hs - hl);
+                if hl < min_child || hr < min_child {
+                    continue;
                 }
-                let mut hist = [(0f64, 0f64); MAX_BINS];
-                let col = &bins[f * n..(f + 1) * n];
-                for &r in &rows {
-                    let b = &mut hist[col[r as usize] as usize];
-                    b.0 += g[r as usize] as f64;
-                    b.1 += h[r as usize] as f64;
+                let gain = gl * gl / (hl + lambda) + gr * gr / (hr + lambda) - parent_score;
+                if gain > 1e-9 && best.is_none_or(|(bg, _, _)| gain > bg) {
+                    best = Some((gain, f, b));
                 }
-                let (mut gl, mut hl) = (0f64, 0f64);
-                let mut best: Option<(f64, usize, usize)> = None;
-                for (b, &(gb, hb)) in hist[..nb - 1].iter().enumerate() {
-                    gl += gb;
-                    hl += hb;
-                    let (gr, hr) = (gs - gl, hs - hl);
-                    if hl < min_child || hr < min_child {
-                        continue;
-                    }
-                    let gain = gl * gl / (hl + lambda) + gr * gr / (hr + lambda) - parent_score;
-                    if gain > 1e-9 && best.is_none_or(|(bg, _, _)| gain > bg) {
-                        best = Some((gain, f, b));
-                    }
-                }
-                best
-            })
-            .reduce_with(|a, b| {
-                if b.0 > a.0 || (b.0 == a.0 && (b.1, b.2) < (a.1, a.2)) {
-                    b
-                } else {
-                    a
-                }
-            });
+            }
+        }
         let Some((_, f, b)) = best else { continue };
         let col = &bins[f * n..(f + 1) * n];
         let (lrows, rrows): (Vec<u32>, Vec<u32>) =
@@ -253,8 +265,52 @@ fn grow(
         node.bin = b as u8;
         node.threshold = edges[f][b];
         node.left = left as u32;
-        work.push((left + 1, rrows, depth + 1));
-        work.push((left, lrows, depth + 1));
+        // The children's histograms, when they may split in turn.
+        let (lh, rh) = if depth + 1 < p.depth {
+            let small_is_left = lrows.len() <= rrows.len();
+            let small = histograms(
+                bins,
+                n,
+                d,
+                g,
+                h,
+                if small_is_left { &lrows } else { &rrows },
+            );
+            let mut large = hist;
+            for (l, s) in large.iter_mut().zip(&small) {
+                l.0 -= s.0;
+                l.1 -= s.1;
+            }
+            #[cfg(test)]
+            {
+                // The subtraction equals the larger child's own histograms,
+                // but for rounding.
+                let own = histograms(
+                    bins,
+                    n,
+                    d,
+                    g,
+                    h,
+                    if small_is_left { &rrows } else { &lrows },
+                );
+                for (a, b) in large.iter().zip(&own) {
+                    assert!(
+                        (a.0 - b.0).abs() < 1e-6 && (a.1 - b.1).abs() < 1e-6,
+                        "{a:?} {b:?}"
+                    );
+                }
+            }
+            match small_is_left {
+                true => (Some(small), Some(large)),
+                false => (Some(large), Some(small)),
+            }
+        } else {
+            (None, None)
+        };
+        let rh = rh.filter(|_| rrows.len() >= 2);
+        let lh = lh.filter(|_| lrows.len() >= 2);
+        work.push((left + 1, rrows, depth + 1, rh));
+        work.push((left, lrows, depth + 1, lh));
     }
     Grown { nodes }
 }
@@ -318,6 +374,33 @@ mod tests {
             let xi = &x[2 * i..2 * i + 2];
             assert_eq!(forest.margin(xi), m.margin(xi));
         }
+    }
+
+    #[test]
+    fn deep_trees_on_noisy_data() {
+        // Depth 5 on many features: every split below the root takes its
+        // larger child's histograms by subtraction (checked against the
+        // child's own histograms inside `grow` in tests).
+        let mut rng = SplitMix(11);
+        let (mut x, mut y, mut w) = (Vec::new(), Vec::new(), Vec::new());
+        for _ in 0..3000 {
+            let v: Vec<f32> = (0..6).map(|_| rng.next_f64() as f32).collect();
+            let noise = rng.next_f64() < 0.1;
+            y.push((v[0] + v[1] * v[2] > 0.6) != noise);
+            w.push(0.5 + rng.next_f64() as f32);
+            x.extend(v);
+        }
+        let p = TrainParams {
+            trees: 20,
+            depth: 5,
+            ..TrainParams::default()
+        };
+        let m = train(&x, &y, &w, &["a", "b", "c", "d", "e", "f"], &p).unwrap();
+        assert!(m.trees.iter().any(|t| t.len() > 15), "deep trees grew");
+        let right = (0..y.len())
+            .filter(|&i| (m.probability(&x[6 * i..6 * i + 6]) > 0.5) == y[i])
+            .count();
+        assert!(right as f64 / y.len() as f64 > 0.85, "{right}");
     }
 
     #[test]
