@@ -276,22 +276,35 @@ impl Extractor {
             pruned = without_tables(&dom);
             &pruned
         };
-        let text = render::text(dom, root, &selection);
+        let mut text = render::text(dom, root, &selection);
         let title = render::title(dom);
         deadline.check(Stage::Render)?;
+        // `auto` with nothing to show: the page's own summary, if it has one.
+        let summary = match self.method == Method::Auto && text.trim().is_empty() {
+            true => description_page(dom, &deadline)?,
+            false => None,
+        };
+        // What the renderers below walk.
+        let (dom, root, shown) = match &summary {
+            Some((d, r, s)) => {
+                text = render::text(d, *r, s);
+                (d, *r, s)
+            }
+            None => (dom, root, &selection),
+        };
         let markdown = if matches!(fmt, Format::Markdown | Format::Json) {
             let o = render::MarkdownOptions {
                 links: self.options.links,
                 images: self.options.images,
             };
-            let md = render::markdown(dom, root, &selection, base.as_ref(), o);
+            let md = render::markdown(dom, root, shown, base.as_ref(), o);
             deadline.check(Stage::Render)?;
             Some(md)
         } else {
             None
         };
         let html = (fmt == Format::Html || (fmt == Format::Json && self.options.json_html))
-            .then(|| render::html(dom, root, &selection, base.as_ref()));
+            .then(|| render::html(dom, root, shown, base.as_ref()));
         deadline.check(Stage::Render)?;
         if want_meta {
             metadata::detect_language(&mut meta, &text);
@@ -346,6 +359,46 @@ impl Extractor {
     fn apply_templates(&self, _: &mut Dom, _: NodeId, _: Option<&str>) -> Vec<NodeId> {
         Vec::new()
     }
+}
+
+/// Words a page's meta description needs to stand in for an empty
+/// extraction: a sentence or two. Forum software that renders its threads
+/// with JavaScript puts the first post's opening lines there (five
+/// wcxb-dev threads, 24–27 words each); a bare site slogan is shorter.
+pub const SUMMARY_MIN_WORDS: usize = 12;
+
+/// `auto`'s last resort when it selected nothing (issue #23's class 4,
+/// "return the little main text there is"): a page holding the meta
+/// description ([`metadata::meta_description`]) as one paragraph, when it
+/// has at least [`SUMMARY_MIN_WORDS`] words, with its root and a selection
+/// of it, rendered by the same walk as any page.
+fn description_page(
+    dom: &Dom,
+    deadline: &Deadline,
+) -> Result<Option<(Dom, NodeId, Selection)>, Error> {
+    let Some(d) = metadata::meta_description(dom) else {
+        return Ok(None);
+    };
+    if d.split_whitespace().count() < SUMMARY_MIN_WORDS {
+        return Ok(None);
+    }
+    let mut html = String::with_capacity(d.len() + 16);
+    html.push_str("<p>");
+    for c in d.chars() {
+        match c {
+            '<' => html.push_str("&lt;"),
+            '&' => html.push_str("&amp;"),
+            c => html.push(c),
+        }
+    }
+    html.push_str("</p>");
+    let page = parse::parse_within_defaults(&html, deadline)?;
+    let root = page.content_root();
+    let selection = Selection {
+        nodes: vec![root],
+        ..Selection::default()
+    };
+    Ok(Some((page, root, selection)))
 }
 
 /// A copy of the tree without its data tables ([`Options::tables`] off).

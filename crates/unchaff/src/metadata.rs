@@ -798,6 +798,28 @@ pub fn detect_language(m: &mut Metadata, text: &str) {
     }
 }
 
+/// The page's own summary in its head: `og:description`, else
+/// `description`, else `twitter:description` (white space collapsed); what
+/// [`Metadata::description`] holds when the page has no JSON-LD one. Read
+/// from every `<meta>` of the tree, cleaned or not.
+pub fn meta_description(dom: &Dom) -> Option<String> {
+    let mut meta = Vec::new();
+    for i in 0..dom.len() {
+        let id = NodeId(i as u32);
+        if !dom.is(id, Tag::META) {
+            continue;
+        }
+        let attr = |n: &str| dom.attr(id, n).map(str::trim).filter(|v| !v.is_empty());
+        if let (Some(k), Some(v)) = (attr("property").or_else(|| attr("name")), attr("content")) {
+            meta.push((k.to_ascii_lowercase(), collapse(v)));
+        }
+    }
+    meta_value(
+        &meta,
+        &["og:description", "description", "twitter:description"],
+    )
+}
+
 /// The first value of the `<meta>` named by one of `keys` (in their order).
 fn meta_value(meta: &[(String, String)], keys: &[&str]) -> Option<String> {
     keys.iter().find_map(|k| {

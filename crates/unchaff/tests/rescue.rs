@@ -48,3 +48,61 @@ fn a_please_enable_javascript_line_is_no_rescue() {
     let page = "<html><body><div id=\"app\"></div><noscript><p>Please enable JavaScript to use this site.</p></noscript></body></html>";
     assert_eq!(text(page), "");
 }
+
+/// A thread that scripts render: the body holds only an empty mount point
+/// and a "loading" line; the head's description holds the opening post.
+fn script_rendered(description: &str) -> String {
+    format!(
+        "<html><head><title>Best first telescope? - Forum</title>\
+         <meta name=\"description\" content=\"{description}\">\
+         <meta property=\"og:title\" content=\"Best first telescope?\"></head>\
+         <body><div id=\"app\"></div><script>render()</script></body></html>"
+    )
+}
+
+#[test]
+fn auto_shows_the_description_of_a_page_scripts_render() {
+    let opening = "Hello everyone, I am new to astronomy &amp; would love advice on choosing \
+                   my first telescope for planets and deep-sky objects &lt;on a budget&gt;.";
+    let page = script_rendered(opening);
+    let t = text(&page);
+    assert_eq!(
+        t,
+        "Hello everyone, I am new to astronomy & would love advice on choosing my first \
+         telescope for planets and deep-sky objects <on a budget>."
+    );
+    // The same through the Markdown and HTML writers.
+    let md = extract(
+        page.as_bytes(),
+        &Options::default().with_format(unchaff::Format::Markdown),
+    )
+    .unwrap();
+    assert!(md.markdown.unwrap().contains("choosing my first telescope"));
+    let html = extract(
+        page.as_bytes(),
+        &Options::default().with_format(unchaff::Format::Html),
+    )
+    .unwrap();
+    assert!(
+        html.html
+            .unwrap()
+            .contains("<p>Hello everyone, I am new to astronomy &amp; would"),
+    );
+    // A slogan is no summary of the page.
+    assert_eq!(
+        text(&script_rendered("The best forum for amateur astronomers")),
+        ""
+    );
+    // The published algorithms stay as specified: nothing.
+    let cc = extract(
+        page.as_bytes(),
+        &Options::default().with_method(unchaff::Method::Cc),
+    );
+    assert_eq!(cc.unwrap().text, "");
+    // A page with text of its own never shows its description.
+    let own = format!(
+        "<html><head><meta name=\"description\" content=\"{opening}\"></head>\
+         <body><article>{PROSE}</article></body></html>"
+    );
+    assert!(!text(&own).contains("telescope"));
+}
