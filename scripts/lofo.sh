@@ -17,8 +17,9 @@
 #                instead of one `train auto --lofo` run (which reads the
 #                features once and writes the same models, byte for byte)
 #   LOFO_EVAL    extra `unchaff eval` arguments (e.g. "-p threshold=0.6")
-#   LOFO_FOLDERS space-separated folders to score (default: all); the
-#                models are trained for every folder all the same
+#   LOFO_FOLDERS space-separated folders to score (default: all); only
+#                their held-out models are trained (a quicker look; the
+#                mean is then over those folders only)
 #   LOFO_SKIP_TRAIN=1  score with the models already in $LOFO_DIR/models
 #                (e.g. another filter or other eval parameters)
 set -euo pipefail
@@ -38,11 +39,13 @@ done
 if [ "${LOFO_SKIP_TRAIN:-}" = 1 ]; then
   :
 elif [ "${LOFO_SEPARATE:-}" = 1 ]; then
-  for f in "${folders[@]}"; do
+  for f in ${LOFO_FOLDERS:-${folders[@]}}; do
     "$UNCHAFF" train auto "$DATA" --exclude-folder "$f" --out "$DIR/models/$f.json" "$@" >&2
   done
 else
-  "$UNCHAFF" train auto "$DATA" --lofo "$DIR/models" "$@" >&2
+  only=()
+  for f in ${LOFO_FOLDERS:-}; do only+=(--lofo-only "$f"); done
+  "$UNCHAFF" train auto "$DATA" --lofo "$DIR/models" "${only[@]}" "$@" >&2
 fi
 
 score=()

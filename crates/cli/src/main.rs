@@ -304,6 +304,15 @@ struct TrainArgs {
     /// auto: each page weighs (its folder's pages)^-P: 0.5 (default) gives a folder sqrt(pages) in all, 1 makes folders equal, 0 pages equal.
     #[arg(long, value_name = "P", default_value_t = 0.5)]
     folder_weight: f32,
+    /// auto: the least total weight (hessian) of blocks a leaf may hold, both stages; block weights are scaled to mean 1, so this reads in blocks.
+    #[arg(long, value_name = "W", default_value_t = 1.0)]
+    min_child_weight: f32,
+    /// auto: L2 penalty on leaf values, both stages.
+    #[arg(long, default_value_t = 1.0)]
+    lambda: f32,
+    /// auto: share of blocks each tree is grown on, both stages.
+    #[arg(long, default_value_t = 0.5)]
+    subsample: f32,
     /// auto: trees of the context stage.
     #[arg(long, default_value_t = 60)]
     context_trees: usize,
@@ -319,6 +328,9 @@ struct TrainArgs {
     /// auto: leave-one-folder-out in one run: read every folder's features once, then for each folder train on the others and write DIR/<folder>.json (the same model as `--exclude-folder <folder>`); `--out` is not written.
     #[arg(long, value_name = "DIR", conflicts_with = "exclude_folder")]
     lofo: Option<PathBuf>,
+    /// auto: with --lofo, write only the held-out models of these folders (repeatable; default: every folder), for a quicker look at a few folders.
+    #[arg(long, value_name = "NAME", requires = "lofo")]
+    lofo_only: Vec<String>,
 }
 
 fn parse_fold(s: &str) -> Result<(u32, u32), String> {
@@ -1130,12 +1142,12 @@ fn cmd_train_auto(a: TrainArgs) -> CliResult {
     // Each folder's name and its pages' range in `pages`.
     let mut folders: Vec<(String, std::ops::Range<usize>)> = Vec::new();
     let dirs = dataset_dirs(&a.data)?;
-    for x in &a.exclude_folder {
+    for x in a.exclude_folder.iter().chain(&a.lofo_only) {
         if !dirs
             .iter()
             .any(|d| d.file_name().is_some_and(|n| n == x.as_str()))
         {
-            return Err(format!("--exclude-folder {x:?}: no such dataset folder").into());
+            return Err(format!("{x:?}: no such dataset folder").into());
         }
     }
     for dir in dirs {
@@ -1209,6 +1221,9 @@ fn cmd_train_auto(a: TrainArgs) -> CliResult {
     // out byte for byte the same.
     std::fs::create_dir_all(dir)?;
     for (i, (name, range)) in folders.iter().enumerate() {
+        if !a.lofo_only.is_empty() && !a.lofo_only.contains(name) {
+            continue;
+        }
         let held: Vec<train::TrainPage> = pages.drain(range.clone()).collect();
         let names: Vec<&str> = folders
             .iter()
@@ -1255,15 +1270,16 @@ fn train_auto_and_write(
         trees: a.trees,
         depth: a.depth,
         learning_rate: a.learning_rate,
+        lambda: a.lambda,
+        min_child_weight: a.min_child_weight,
+        subsample: a.subsample,
         seed: AUTO_SEED,
-        ..gbdt::TrainParams::default()
     };
     let p2 = gbdt::TrainParams {
         trees: a.context_trees,
         depth: a.context_depth,
-        learning_rate: a.learning_rate,
         seed: AUTO_SEED + 1,
-        ..gbdt::TrainParams::default()
+        ..p1.clone()
     };
     let mut model = train::train(pages, &p1, &p2, a.block_exit)?;
     let fold = a
@@ -1276,8 +1292,8 @@ fn train_auto_and_write(
     );
     for (m, p) in [(&mut model.blocks, &p1), (&mut model.context, &p2)] {
         m.trained_on = format!(
-            "{what}; {} trees of depth {}, learning rate {}, subsample {}",
-            p.trees, p.depth, p.learning_rate, p.subsample
+            "{what}; {} trees of depth {}, learning rate {}, subsample {}, min child weight {}, lambda {}",
+            p.trees, p.depth, p.learning_rate, p.subsample, p.min_child_weight, p.lambda
         );
     }
     std::fs::write(out, model.to_json() + "\n")?;

@@ -83,7 +83,16 @@ pub fn train(
             "training data: no rows, or inconsistent sizes".into(),
         ));
     }
-    if d >= LEAF as usize || p.depth == 0 || p.depth > MAX_DEPTH {
+    let finite_positive = |v: f32| v.is_finite() && v > 0.0;
+    let finite_non_negative = |v: f32| v.is_finite() && v >= 0.0;
+    if d >= LEAF as usize
+        || p.depth == 0
+        || p.depth > MAX_DEPTH
+        || !(finite_positive(p.subsample) && p.subsample <= 1.0)
+        || !finite_positive(p.learning_rate)
+        || !finite_non_negative(p.lambda)
+        || !finite_non_negative(p.min_child_weight)
+    {
         return Err(Error::Model("training parameters out of range".into()));
     }
     // Bin every feature (column-major bins, one byte a value).
@@ -412,5 +421,27 @@ mod tests {
         let p = TrainParams::default();
         assert!(train(&[], &[], &[], &["a"], &p).is_err());
         assert!(train(&[1.0], &[true, false], &[1.0, 1.0], &["a"], &p).is_err());
+        let one = |q: TrainParams| train(&[1.0], &[true], &[1.0], &["a"], &q).is_err();
+        assert!(!one(p.clone()));
+        assert!(one(TrainParams {
+            subsample: 0.0,
+            ..p.clone()
+        }));
+        assert!(one(TrainParams {
+            subsample: 1.5,
+            ..p.clone()
+        }));
+        assert!(one(TrainParams {
+            lambda: -1.0,
+            ..p.clone()
+        }));
+        assert!(one(TrainParams {
+            min_child_weight: f32::NAN,
+            ..p.clone()
+        }));
+        assert!(one(TrainParams {
+            learning_rate: 0.0,
+            ..p
+        }));
     }
 }
