@@ -30,6 +30,9 @@ pub const NAMES: &[&str] = &[
     "main70_share",
     "p_path",
     "mass_path",
+    "p_record",
+    "p_record_max",
+    "record_members_ln",
     // The last COPIED names are first-stage features, copied so that the
     // aggregates can be weighed by what the block is.
     "chars_ln",
@@ -50,6 +53,10 @@ const COPIED: usize = 6;
 const NEAR: usize = 3;
 /// See [`NEAR`].
 const FAR: usize = 10;
+
+/// Characters a record needs for its mean probability to count towards
+/// its group's best (`p_record_max`): a post, not a "quote" button.
+const RECORD_MIN_CHARS: f32 = 100.0;
 
 /// Shares of the page's content mass (Σ probability × characters) that
 /// define the main regions: the deepest element holding at least this
@@ -99,6 +106,37 @@ pub fn context_features(b: &Blocks, p: &[f32]) -> Vec<[f32; N]> {
             .unwrap_or(0)
     });
     let inside = |anc: usize, e: usize| e >= anc && e < anc + size[anc] as usize;
+    // Record groups (features::Blocks::element_group): each group's mass
+    // and characters, its best record's mean probability and its size;
+    // and each element's nearest record, itself or an ancestor. A forum
+    // thread's replies are records of the group whose first record, the
+    // opening post, the first stage is sure of; an article's comments
+    // are records of a group of their own.
+    let ng = b.groups as usize;
+    let mut g_mass = vec![0f32; ng];
+    let mut g_tot = vec![0f32; ng];
+    let mut g_max = vec![0f32; ng];
+    let mut g_n = vec![0u32; ng];
+    let mut record = vec![usize::MAX; ne];
+    for e in 0..ne {
+        match b.element_group.get(e).map(|&g| g as usize) {
+            Some(g) if g < ng => {
+                g_mass[g] += mass[e];
+                g_tot[g] += tot[e];
+                g_n[g] += 1;
+                if tot[e] >= RECORD_MIN_CHARS {
+                    g_max[g] = g_max[g].max(mean(mass[e], tot[e]));
+                }
+                record[e] = e;
+            }
+            _ => {
+                let up = b.element_parent[e] as usize;
+                if up < e {
+                    record[e] = record[up];
+                }
+            }
+        }
+    }
     // Tag-path aggregates.
     let mut path_mass: rustc_hash::FxHashMap<u32, (f32, f32)> = Default::default();
     for k in 0..nb {
@@ -136,6 +174,13 @@ pub fn context_features(b: &Blocks, p: &[f32]) -> Vec<[f32; N]> {
             let (p2, m2) = region(a2);
             let (p3, m3) = region(a3);
             let (path_m, path_c) = path_mass.get(&b.block_path[k]).copied().unwrap_or_default();
+            let (p_rec, p_rec_max, rec_n) = match record[e] {
+                usize::MAX => (0.0, 0.0, 0.0),
+                r => {
+                    let g = b.element_group[r] as usize;
+                    (mean(g_mass[g], g_tot[g]), g_max[g], (g_n[g] as f32).ln_1p())
+                }
+            };
             let flag = |x: bool| if x { 1.0 } else { 0.0 };
             let f = &b.features[k];
             let c = |i: usize| f[copied[i]];
@@ -157,6 +202,9 @@ pub fn context_features(b: &Blocks, p: &[f32]) -> Vec<[f32; N]> {
                 mass[main[0]] / total_mass,
                 mean(path_m, path_c),
                 path_m / total_mass,
+                p_rec,
+                p_rec_max,
+                rec_n,
                 c(0),
                 c(1),
                 c(2),
@@ -216,5 +264,44 @@ mod tests {
         assert!((get(&f, 1, "p_path") - 8.0 / 12.0).abs() < 1e-6);
         assert_eq!(get(&f, 3, "p_path"), 0.0);
         assert_eq!(context_features(&b, &[0.5]), Vec::<[f32; N]>::new());
+        // No element repeats: no record features.
+        assert_eq!(b.groups, 0);
+        assert_eq!(get(&f, 1, "p_record"), 0.0);
+        assert_eq!(get(&f, 1, "record_members_ln"), 0.0);
+    }
+
+    #[test]
+    fn records_by_hand() {
+        // A thread: three posts (class "post"), each a paragraph; a
+        // sidebar list of three items; two `div class=col` (too few to be
+        // a group).
+        let post = |t: &str| format!("<div class=post><p>{t}</p></div>");
+        let long = "a".repeat(120);
+        let html = format!(
+            "<body><div class=col>x</div><div class=col>y</div><main>{}{}{}</main>             <ul><li>one</li><li>two</li><li>six</li></ul></body>",
+            post(&long),
+            post(&"b".repeat(100)),
+            post(&"c".repeat(40)),
+        );
+        let dom = parse(&html);
+        let page = page_of(&dom);
+        let b = features::blocks(&page, &Vocabulary::new());
+        assert_eq!(b.groups, 2);
+        assert_eq!(b.chars, vec![1, 1, 120, 100, 40, 3, 3, 3]);
+        let p = [0.0, 0.0, 1.0, 0.5, 0.0, 0.0, 0.0, 0.3];
+        let f = context_features(&b, &p);
+        // The posts' group: mass 120 + 50 = 170 over 260 characters; its
+        // best record of at least 100 characters is the first (p = 1);
+        // the third is too short to count.
+        for k in 2..5 {
+            assert!((get(&f, k, "p_record") - 170.0 / 260.0).abs() < 1e-6);
+            assert_eq!(get(&f, k, "p_record_max"), 1.0);
+            assert!((get(&f, k, "record_members_ln") - 4f32.ln()).abs() < 1e-6);
+        }
+        // The list items: a group of their own, no record long enough.
+        assert!((get(&f, 7, "p_record") - 0.1).abs() < 1e-6);
+        assert_eq!(get(&f, 7, "p_record_max"), 0.0);
+        // The two columns are no group.
+        assert_eq!(get(&f, 0, "record_members_ln"), 0.0);
     }
 }

@@ -144,6 +144,29 @@ pub struct Blocks {
     pub block_element: Vec<u32>,
     /// Each block element's tag path.
     pub block_path: Vec<u32>,
+    /// Each element's record group ([`NO_GROUP`] when it is in none): the
+    /// siblings that repeat one tag and `class` ([`RECORD_MIN_MEMBERS`] or
+    /// more), as the posts of a forum thread, the comments under an
+    /// article or the cards of a listing do. Groups are numbered from 0.
+    pub element_group: Vec<u32>,
+    /// Number of record groups.
+    pub groups: u32,
+}
+
+/// [`Blocks::element_group`] of an element in no record group.
+pub const NO_GROUP: u32 = u32::MAX;
+
+/// Siblings of one tag and class that make a record group: three, so that
+/// a pair of columns or a header and footer sharing a class is not one.
+pub const RECORD_MIN_MEMBERS: u32 = 3;
+
+/// Whether an element of this tag can be a record: the containers that
+/// forum posts, comments and cards are written as.
+fn record_tag(t: Tag) -> bool {
+    matches!(
+        t,
+        Tag::DIV | Tag::ARTICLE | Tag::SECTION | Tag::LI | Tag::TR | Tag::TABLE | Tag::BLOCKQUOTE
+    )
 }
 
 /// Per-element context inherited from the ancestors.
@@ -171,6 +194,30 @@ impl Default for Context {
             negative_depth: NONE,
         }
     }
+}
+
+/// Numbers the record groups: the keys (parent, tag, class) that at
+/// least [`RECORD_MIN_MEMBERS`] elements share.
+fn record_groups(keys: &[Option<(u32, Tag, &str)>], out: &mut Blocks) {
+    let mut members: FxHashMap<(u32, Tag, &str), (u32, u32)> = FxHashMap::default();
+    for k in keys.iter().flatten() {
+        members.entry(*k).or_insert((0, NO_GROUP)).0 += 1;
+    }
+    let mut groups = 0u32;
+    out.element_group = keys
+        .iter()
+        .map(|k| match k.and_then(|k| members.get_mut(&k)) {
+            Some((n, id)) if *n >= RECORD_MIN_MEMBERS => {
+                if *id == NO_GROUP {
+                    *id = groups;
+                    groups += 1;
+                }
+                *id
+            }
+            _ => NO_GROUP,
+        })
+        .collect();
+    out.groups = groups;
 }
 
 /// The `in_*` bit of a semantic element.
@@ -277,6 +324,8 @@ pub fn blocks(page: &Page<'_>, vocab: &Vocabulary) -> Blocks {
     let mut owner = vec![0u32; ne];
     let mut ctx = vec![Context::default(); ne];
     let mut cache: FxHashMap<&str, Families> = FxHashMap::default();
+    // Each record candidate's (parent, tag, class), for the groups.
+    let mut record_key: Vec<Option<(u32, Tag, &str)>> = vec![None; ne];
     for (i, &e) in page.elements.iter().enumerate() {
         pos[e.index()] = i as u32;
         let up = dom.node(e).parent;
@@ -297,14 +346,28 @@ pub fn blocks(page: &Page<'_>, vocab: &Vocabulary) -> Blocks {
             c.tags |= b;
         }
         let mut fam: Families = 0;
+        let mut class = "";
         for a in dom.attrs_of(e) {
             if matches!(&*a.name, "class" | "id" | "role" | "itemprop") {
                 let v = &dom.attr_text[a.start as usize..a.end as usize];
                 if v.is_empty() {
                     continue;
                 }
+                if &*a.name == "class" {
+                    // The whole value: grouping by the first class name
+                    // alone scored lower held out (RESULTS.md, LOFO).
+                    class = v;
+                }
                 fam |= *cache.entry(v).or_insert_with(|| vocab.families(v));
             }
+        }
+        // A classless `div` is layout, not a record; classless articles,
+        // list items and rows are records by their tag.
+        if parent != u32::MAX
+            && record_tag(tag)
+            && (!class.is_empty() || matches!(tag, Tag::ARTICLE | Tag::LI | Tag::TR))
+        {
+            record_key[i] = Some((parent, tag, class));
         }
         if fam != 0 {
             let depth = page.stats(e).depth;
@@ -318,6 +381,7 @@ pub fn blocks(page: &Page<'_>, vocab: &Vocabulary) -> Blocks {
         }
         ctx[i] = c;
     }
+    record_groups(&record_key, &mut out);
     // Pass 2, over the text nodes: blocks in order of their first text,
     // with their own counts.
     let mut index_of = vec![u32::MAX; ne];
