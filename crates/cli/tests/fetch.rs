@@ -22,9 +22,13 @@ fn text(o: &Output) -> (String, String) {
     )
 }
 
-/// An article in windows-1251: "Привет" is C7 F0 E8 E2 E5 F2 there.
+/// An article in windows-1251: "Привет" is C7 F0 E8 E2 E5 F2 there. The
+/// navigation is three links: a nav of one lone link on a two-block page
+/// is a toss-up for the model (the model retrained for issue #23 keeps it
+/// at p = 0.86; three links it drops).
 fn cyrillic_article() -> Vec<u8> {
-    let mut page = b"<html><head><title>T</title></head><body><nav><a href=/>Home</a></nav>\
+    let mut page = b"<html><head><title>T</title></head><body>\
+        <nav><a href=/>Home</a> <a href=/news>News</a> <a href=/about>About</a></nav>\
         <article><p>"
         .to_vec();
     for _ in 0..20 {
