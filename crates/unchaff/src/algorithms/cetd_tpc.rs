@@ -139,16 +139,17 @@ pub fn tbd(page: &Page<'_>, v: crate::dom::NodeId) -> f64 {
 }
 
 impl CetdTpc {
-    /// Coverage numerators per element of `page.elements` (same order).
-    fn coverage_counts(&self, page: &Page<'_>, cp: &ContentPaths) -> Vec<u64> {
+    /// Coverage numerators per element of `page.elements` (same order):
+    /// counts of text nodes, so `u32` like [`Page::texts`]' indices.
+    fn coverage_counts(&self, page: &Page<'_>, cp: &ContentPaths) -> Vec<u32> {
         match self.coverage {
             Coverage::Own => {
                 // prefix[i] = content-path text nodes among texts[..i].
                 let mut prefix = Vec::with_capacity(page.texts.len() + 1);
-                prefix.push(0u64);
-                let mut acc = 0u64;
+                prefix.push(0u32);
+                let mut acc = 0u32;
                 for t in &page.texts {
-                    acc += u64::from(cp.is_content[t.path.0 as usize]);
+                    acc += u32::from(cp.is_content[t.path.0 as usize]);
                     prefix.push(acc);
                 }
                 page.elements
@@ -167,19 +168,15 @@ impl CetdTpc {
 
 /// For each element, Σ over the distinct content paths p of its text nodes
 /// of count_page(p): small-to-large merging of path sets, children first.
-fn pagewide_counts(page: &Page<'_>, cp: &ContentPaths) -> Vec<u64> {
+/// Each sum counts distinct text nodes, so it fits a `u32`.
+fn pagewide_counts(page: &Page<'_>, cp: &ContentPaths) -> Vec<u32> {
     let n_paths = page.paths.len();
-    let mut page_count = vec![0u64; n_paths];
+    let mut page_count = vec![0u32; n_paths];
     for t in &page.texts {
         page_count[t.path.0 as usize] += 1;
     }
-    // Position of each element in `page.elements`, to find parents' slots.
-    let mut slot = vec![u32::MAX; page.dom.len()];
-    for (i, &e) in page.elements.iter().enumerate() {
-        slot[e.index()] = i as u32;
-    }
-    let mut sets: Vec<Option<(FxHashSet<u32>, u64)>> = vec![None; page.elements.len()];
-    let mut out = vec![0u64; page.elements.len()];
+    let mut sets: Vec<Option<(FxHashSet<u32>, u32)>> = vec![None; page.elements.len()];
+    let mut out = vec![0u32; page.elements.len()];
     for i in (0..page.elements.len()).rev() {
         let v = page.elements[i];
         let (mut set, mut weight) = sets[i].take().unwrap_or_default();
@@ -193,10 +190,11 @@ fn pagewide_counts(page: &Page<'_>, cp: &ContentPaths) -> Vec<u64> {
         }
         out[i] = weight;
         let parent = page.dom.node(v).parent;
+        // The parent's position in `page.elements`.
         let ps = if parent.is_none() {
             u32::MAX
         } else {
-            slot[parent.index()]
+            page.element_index(parent).map_or(u32::MAX, |i| i as u32)
         };
         if v == page.root || ps == u32::MAX {
             continue;
@@ -223,6 +221,10 @@ fn pagewide_counts(page: &Page<'_>, cp: &ContentPaths) -> Vec<u64> {
 }
 
 impl Algorithm for CetdTpc {
+    fn reads_source(&self) -> bool {
+        false
+    }
+
     fn name(&self) -> &'static str {
         match self.coverage {
             Coverage::Own => "cetd-tpc",
@@ -249,24 +251,21 @@ impl Algorithm for CetdTpc {
             .filter(|t| cp.is_content[t.path.0 as usize])
             .count() as u64;
         let mut scores = vec![0f32; page.dom.len()];
-        let tdtpc: Vec<f64> = page
-            .elements
-            .iter()
-            .zip(&covered)
-            .map(|(&v, &c)| {
-                // A page without a content path (no text at all) has no
-                // coverage to weigh by: fall back to density alone.
-                let ctpc = if total == 0 {
-                    1.0
-                } else {
-                    c as f64 / total as f64
-                };
-                let score = tbd(page, v) * ctpc;
-                scores[v.index()] = score as f32;
-                score
-            })
-            .collect();
-        let best = argmax_first(tdtpc.iter().copied()).map(|i| page.elements[i]);
+        // The scores in f64 go straight to the arg-max, not to a vector
+        // the size of the page's elements.
+        let tdtpc = page.elements.iter().zip(&covered).map(|(&v, &c)| {
+            // A page without a content path (no text at all) has no
+            // coverage to weigh by: fall back to density alone.
+            let ctpc = if total == 0 {
+                1.0
+            } else {
+                c as f64 / total as f64
+            };
+            let score = tbd(page, v) * ctpc;
+            scores[v.index()] = score as f32;
+            score
+        });
+        let best = argmax_first(tdtpc).map(|i| page.elements[i]);
         Selection {
             nodes: best.into_iter().collect(),
             scores,

@@ -21,7 +21,7 @@ use html5ever::{
 };
 
 use crate::Error;
-use crate::dom::{Attr, DOCUMENT, Dom, ElementData, NodeId, NodeKind};
+use crate::dom::{Attr, DOCUMENT, Dom, NodeId, NodeKind};
 use crate::limits::{Deadline, Stage, element_budget, synthesized_budget};
 
 mod fast;
@@ -288,16 +288,9 @@ impl TreeSink for Sink {
         };
         self.budget.set(left);
         let mut dom = self.dom.borrow_mut();
-        let tag = dom.intern_tag(&name.local);
         let attrs_start = u32::try_from(dom.attrs.len()).unwrap_or(u32::MAX);
         Sink::push_attrs(&mut dom, &attrs);
-        let id = dom.push(NodeKind::Element(ElementData {
-            tag,
-            name: name.local.clone(),
-            ns: name.ns.clone(),
-            attrs_start,
-            attrs_len: attrs.len() as u32,
-        }));
+        let id = dom.push_element(&name, attrs_start, attrs.len() as u32);
         Handle {
             id,
             ns: name.ns,

@@ -262,7 +262,6 @@ fn scan(s: &str, o: &mut Own) {
 /// class/id vocabulary (built once per extractor).
 pub fn blocks(page: &Page<'_>, vocab: &Vocabulary) -> Blocks {
     let dom = page.dom;
-    let len = dom.len();
     let root = page.root;
     let mut out = Blocks::default();
     if page.elements.is_empty() {
@@ -270,20 +269,18 @@ pub fn blocks(page: &Page<'_>, vocab: &Vocabulary) -> Blocks {
     }
     out.element_parent.reserve(page.elements.len());
     // Pass 1, top-down over the elements (indexed by their position in
-    // document order; only `pos` spans the whole arena): block owner,
-    // context.
+    // document order, `pos`): block owner, context.
     let ne = page.elements.len();
-    let mut pos = vec![u32::MAX; len];
+    let pos = |x: NodeId| page.element_index(x).map_or(u32::MAX, |i| i as u32);
     let mut owner = vec![0u32; ne];
     let mut ctx = vec![Context::default(); ne];
     let mut cache: FxHashMap<&str, Families> = FxHashMap::default();
     for (i, &e) in page.elements.iter().enumerate() {
-        pos[e.index()] = i as u32;
         let up = dom.node(e).parent;
         let parent = if e == root || up.is_none() {
             u32::MAX
         } else {
-            pos[up.index()]
+            pos(up)
         };
         out.element_parent.push(parent);
         let tag = dom.tag(e).unwrap_or(Tag::DIV);
@@ -325,11 +322,7 @@ pub fn blocks(page: &Page<'_>, vocab: &Vocabulary) -> Blocks {
     out.text_block.reserve(page.texts.len());
     for t in &page.texts {
         let parent = dom.node(t.node).parent;
-        let at = if parent.is_none() {
-            0
-        } else {
-            pos[parent.index()]
-        };
+        let at = if parent.is_none() { 0 } else { pos(parent) };
         let b_pos = owner.get(at as usize).copied().unwrap_or(0) as usize;
         let mut k = index_of[b_pos];
         if k == u32::MAX {
@@ -415,7 +408,7 @@ pub fn blocks(page: &Page<'_>, vocab: &Vocabulary) -> Blocks {
     let top_parent = top.map(|t| dom.node(t).parent).filter(|p| !p.is_none());
     let inside = |x: Option<NodeId>, e: NodeId| {
         x.is_some_and(|x| {
-            let (px, pe) = (pos[x.index()], pos[e.index()]);
+            let (px, pe) = (pos(x), pos(e));
             pe >= px && pe < px + page.stats(x).elements
         })
     };
