@@ -171,24 +171,29 @@ struct Store<'s> {
 
 impl Store<'_> {
     /// The statistics of `id` (see [`Page::stats`]).
-    #[inline]
+    #[inline(always)]
     fn stats(&self, id: NodeId) -> NodeStats {
         let slot = self.slots[id.index()];
-        if slot == NO_SLOT {
-            return NodeStats::default();
-        }
-        match self.dom.node(id).kind {
+        let node = self.dom.node(id);
+        match node.kind {
+            _ if slot == NO_SLOT => NodeStats::default(),
             NodeKind::Element(_) => self.element_stats[slot as usize],
-            NodeKind::Text { .. } => self.text_stats(id, slot),
+            NodeKind::Text { .. } => self.text_stats(id, node.parent, slot),
             _ => self.other_stats[slot as usize],
         }
+    }
+
+    /// Whether `id` is a counted text node (one of [`Page::texts`]).
+    #[inline(always)]
+    fn is_counted_text(&self, id: NodeId) -> bool {
+        let slot = self.slots[id.index()];
+        self.texts.get(slot as usize).is_some_and(|t| t.node == id)
     }
 
     /// A text node's statistics: its counts from its [`TextInfo`] (none
     /// for a white-space-only node), its path and depth from its parent.
     #[inline]
-    fn text_stats(&self, id: NodeId, text_begin: u32) -> NodeStats {
-        let parent = self.dom.node(id).parent;
+    fn text_stats(&self, id: NodeId, parent: NodeId, text_begin: u32) -> NodeStats {
         let (path, depth) = match self.slots.get(parent.index()) {
             Some(&slot) if slot != NO_SLOT => {
                 let p = match self.dom.node(parent).kind {
@@ -231,7 +236,7 @@ impl Page<'_> {
 
     /// The statistics of a node (all zero outside the content root's
     /// subtree).
-    #[inline]
+    #[inline(always)]
     pub fn stats(&self, id: NodeId) -> NodeStats {
         self.store().stats(id)
     }
@@ -266,7 +271,7 @@ impl Page<'_> {
             .children(id)
             .filter(move |&c| match self.dom.node(c).kind {
                 NodeKind::Element(_) => true,
-                NodeKind::Text { .. } => self.stats(c).text_nodes > 0,
+                NodeKind::Text { .. } => self.store().is_counted_text(c),
                 _ => false,
             })
     }
@@ -417,6 +422,22 @@ pub fn annotate_until<'a>(
                                 path: parent_path.unwrap_or_default(),
                                 in_link: link_depth > 0,
                             });
+                            // A leaf: its counts go to its parent now (a
+                            // root is never text).
+                            if id != root {
+                                let p = non_text(
+                                    dom,
+                                    &slots,
+                                    &mut element_stats,
+                                    &mut other_stats,
+                                    parent,
+                                );
+                                p.chars += chars;
+                                p.text_nodes += 1;
+                                if link_depth > 0 {
+                                    p.link_chars += chars;
+                                }
+                            }
                         }
                     }
                     _ => {
@@ -429,24 +450,21 @@ pub fn annotate_until<'a>(
                 if dom.is(id, Tag::A) {
                     link_depth = link_depth.saturating_sub(1);
                 }
-                if id != root {
-                    let parent = dom.node(id).parent;
-                    let c = Store {
-                        dom,
-                        slots: &slots,
-                        element_stats: &element_stats,
-                        other_stats: &other_stats,
-                        texts: &texts,
-                    }
-                    .stats(id);
-                    let p = non_text(dom, &slots, &mut element_stats, &mut other_stats, parent);
-                    p.chars += c.chars;
-                    p.link_chars += c.link_chars;
-                    p.elements += c.elements;
-                    p.links += c.links;
-                    p.text_nodes += c.text_nodes;
-                    p.images += c.images;
-                }
+                // Text nodes gave their counts on entering.
+                let c = match dom.node(id).kind {
+                    _ if id == root => continue,
+                    NodeKind::Element(_) => element_stats[slots[id.index()] as usize],
+                    NodeKind::Text { .. } => continue,
+                    _ => other_stats[slots[id.index()] as usize],
+                };
+                let parent = dom.node(id).parent;
+                let p = non_text(dom, &slots, &mut element_stats, &mut other_stats, parent);
+                p.chars += c.chars;
+                p.link_chars += c.link_chars;
+                p.elements += c.elements;
+                p.links += c.links;
+                p.text_nodes += c.text_nodes;
+                p.images += c.images;
             }
         }
     }

@@ -396,7 +396,7 @@ impl Dom {
             attrs_start,
             attrs_len,
         }));
-        if ns == Ns::Other || *self.tag_names[tag.0 as usize] != *name.local {
+        if ns == Ns::Other || self.tag_names[tag.0 as usize] != name.local {
             self.unusual_names
                 .insert(id, (name.ns.clone(), name.local.clone()));
         }

@@ -233,44 +233,88 @@ impl Algorithm for CetdTpc {
     }
 
     fn run(&self, page: &Page<'_>) -> Selection {
+        let mut scores = vec![0f32; page.dom.len()];
+        match self.score_elements(page, |_, v, score| scores[v.index()] = score) {
+            Some(best) => Selection {
+                nodes: best.into_iter().collect(),
+                scores,
+                text: None,
+            },
+            None => Selection::default(),
+        }
+    }
+}
+
+impl CetdTpc {
+    /// Scores each element of the page, handing `each` its position in
+    /// [`Page::elements`], the element and its score as the selection's
+    /// `f32`, and returns the first of the best (`None` inside:
+    /// no element), or `None` when there is nothing to score or the
+    /// deadline passed (the selection is then the default).
+    fn score_elements(
+        &self,
+        page: &Page<'_>,
+        mut each: impl FnMut(usize, crate::dom::NodeId, f32),
+    ) -> Option<Option<crate::dom::NodeId>> {
         if page.elements.is_empty() {
-            return Selection::default();
+            return None;
         }
         let cp = content_paths(page, self.lambda);
         // At the deadline, stop between phases (the extractor reports it).
         if page.deadline.expired() {
-            return Selection::default();
+            return None;
         }
         let covered = self.coverage_counts(page, &cp);
         if page.deadline.expired() {
-            return Selection::default();
+            return None;
         }
         let total: u64 = page
             .texts
             .iter()
             .filter(|t| cp.is_content[t.path.0 as usize])
             .count() as u64;
-        let mut scores = vec![0f32; page.dom.len()];
         // The scores in f64 go straight to the arg-max, not to a vector
         // the size of the page's elements.
-        let tdtpc = page.elements.iter().zip(&covered).map(|(&v, &c)| {
-            // A page without a content path (no text at all) has no
-            // coverage to weigh by: fall back to density alone.
-            let ctpc = if total == 0 {
-                1.0
-            } else {
-                c as f64 / total as f64
-            };
-            let score = tbd(page, v) * ctpc;
-            scores[v.index()] = score as f32;
-            score
+        let tdtpc = page
+            .elements
+            .iter()
+            .zip(&covered)
+            .enumerate()
+            .map(|(i, (&v, &c))| {
+                // A page without a content path (no text at all) has no
+                // coverage to weigh by: fall back to density alone.
+                let ctpc = if total == 0 {
+                    1.0
+                } else {
+                    c as f64 / total as f64
+                };
+                let score = tbd(page, v) * ctpc;
+                each(i, v, score as f32);
+                score
+            });
+        Some(argmax_first(tdtpc).map(|i| page.elements[i]))
+    }
+
+    /// What [`Algorithm::run`] selects (the first best element), the
+    /// largest of its scores (0 when it scores nothing), and the scores of
+    /// the elements `slot` gives a slot to (by their position in
+    /// [`Page::elements`]; `slots` of them, 0 for those not scored),
+    /// without the node-sized score vector: `auto` reads only these.
+    pub(crate) fn best_max_and_some(
+        &self,
+        page: &Page<'_>,
+        slots: usize,
+        slot: impl Fn(usize) -> Option<usize>,
+    ) -> (Option<crate::dom::NodeId>, f32, Vec<f32>) {
+        let mut max = 0f32;
+        let mut some = vec![0f32; slots];
+        let best = self.score_elements(page, |i, _, score| {
+            max = max.max(score);
+            if let Some(k) = slot(i) {
+                some[k] = score;
+            }
         });
-        let best = argmax_first(tdtpc).map(|i| page.elements[i]);
-        Selection {
-            nodes: best.into_iter().collect(),
-            scores,
-            text: None,
-        }
+        (best.flatten(), max, some)
     }
 }
 
@@ -280,6 +324,34 @@ mod tests {
     use crate::algorithms::testutil::{find, page_of};
     use crate::dom::Tag;
     use crate::parse::parse;
+
+    #[test]
+    fn best_max_and_some_agree_with_the_selection() {
+        let dom = parse(
+            "<div><p>First paragraph with words.</p><p>Second, <a>a link</a> too.</p></div>\
+             <ul><li><a>nav</a></li><li><a>more nav</a></li></ul><p>Closing text here.</p>",
+        );
+        let page = page_of(&dom);
+        let pagewide = CetdTpc {
+            coverage: Coverage::PageWide,
+            ..Default::default()
+        };
+        for algo in [CetdTpc::default(), pagewide] {
+            let sel = algo.run(&page);
+            // Every other element gets a slot, in reverse.
+            let n = page.elements.len();
+            let slot = |i: usize| (i % 2 == 0).then_some((n - 1 - i) / 2);
+            let (best, max, some) = algo.best_max_and_some(&page, n.div_ceil(2), slot);
+            assert_eq!(best, sel.nodes.first().copied());
+            assert_eq!(max, sel.scores.iter().copied().fold(0f32, f32::max));
+            assert!(max > 0.0);
+            for (i, &e) in page.elements.iter().enumerate() {
+                if let Some(k) = slot(i) {
+                    assert_eq!(some[k], sel.scores[e.index()], "element {i}");
+                }
+            }
+        }
+    }
 
     #[test]
     fn tbd_by_hand() {

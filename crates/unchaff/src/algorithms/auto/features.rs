@@ -15,7 +15,6 @@
 use rustc_hash::FxHashMap;
 
 use super::vocab::{Families, Family, Vocabulary};
-use crate::algorithms::Algorithm;
 use crate::algorithms::cetd_tpc::CetdTpc;
 use crate::annotate::Page;
 use crate::dom::{Flow, NodeId, Tag};
@@ -365,10 +364,12 @@ pub fn blocks(page: &Page<'_>, vocab: &Vocabulary) -> Blocks {
         .map(|&i| ctx[i as usize].families & (1 << Family::Comment as u8) != 0)
         .collect();
 
-    // Whole-page candidates. CETD-TPC's chosen block and its scores:
-    let cetd = CetdTpc::default().run(page);
-    let cetd_best = cetd.nodes.first().copied();
-    let cetd_max = cetd.scores.iter().copied().fold(0f32, f32::max);
+    // Whole-page candidates. CETD-TPC's chosen block, its largest score
+    // and each block's score (not a node-sized vector of them):
+    let (cetd_best, cetd_max, cetd_block) = CetdTpc::default().best_max_and_some(page, nb, |i| {
+        let k = index_of[i];
+        (k != u32::MAX).then_some(k as usize)
+    });
     // Readability's top candidate: each block of enough text scores
     // 1 + commas + length bonus for its parent and half for its
     // grandparent; a candidate's score is scaled by 1 − its link density.
@@ -535,7 +536,7 @@ pub fn blocks(page: &Page<'_>, vocab: &Vocabulary) -> Blocks {
             ratio(wl, wc),
             flag(inside(cetd_best, b_el)),
             if cetd_max > 0.0 {
-                cetd.scores.get(b_el.index()).copied().unwrap_or(0.0) / cetd_max
+                cetd_block[k] / cetd_max
             } else {
                 0.0
             },
