@@ -340,7 +340,7 @@ mod tests {
             let sel = algo.run(&page);
             // Every other element gets a slot, in reverse.
             let n = page.elements.len();
-            let slot = |i: usize| (i % 2 == 0).then_some((n - 1 - i) / 2);
+            let slot = |i: usize| i.is_multiple_of(2).then_some((n - 1 - i) / 2);
             let (best, max, some) = algo.best_max_and_some(&page, n.div_ceil(2), slot);
             assert_eq!(best, sel.nodes.first().copied());
             assert_eq!(max, sel.scores.iter().copied().fold(0f32, f32::max));

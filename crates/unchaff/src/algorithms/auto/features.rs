@@ -344,6 +344,10 @@ pub fn blocks(page: &Page<'_>, vocab: &Vocabulary) -> Blocks {
         }
     }
     let nb = out.nodes.len();
+    // What is sized by the elements is freed as soon as it is read for
+    // the last time, or kept for the blocks only: on element-dense pages
+    // these vectors are a large part of the memory.
+    drop(owner);
     // Pass 3, bottom-up over the elements: which blocks contain others.
     let mut below = vec![false; ne];
     for i in (1..ne).rev() {
@@ -357,11 +361,13 @@ pub fn blocks(page: &Page<'_>, vocab: &Vocabulary) -> Blocks {
         .iter()
         .map(|&i| !below[i as usize])
         .collect();
+    drop(below);
+    let block_ctx: Vec<Context> = out.block_element.iter().map(|&i| ctx[i as usize]).collect();
+    drop(ctx);
     out.chars = own.iter().map(|o| o.chars).collect();
-    out.comment = out
-        .block_element
+    out.comment = block_ctx
         .iter()
-        .map(|&i| ctx[i as usize].families & (1 << Family::Comment as u8) != 0)
+        .map(|c| c.families & (1 << Family::Comment as u8) != 0)
         .collect();
 
     // Whole-page candidates. CETD-TPC's chosen block, its largest score
@@ -370,6 +376,7 @@ pub fn blocks(page: &Page<'_>, vocab: &Vocabulary) -> Blocks {
         let k = index_of[i];
         (k != u32::MAX).then_some(k as usize)
     });
+    drop(index_of);
     // Readability's top candidate: each block of enough text scores
     // 1 + commas + length bonus for its parent and half for its
     // grandparent; a candidate's score is scaled by 1 − its link density.
@@ -405,6 +412,7 @@ pub fn blocks(page: &Page<'_>, vocab: &Vocabulary) -> Blocks {
             }
         }
     }
+    drop(cand);
     let top = top.map(|(e, _)| e);
     let top_parent = top.map(|t| dom.node(t).parent).filter(|p| !p.is_none());
     let inside = |x: Option<NodeId>, e: NodeId| {
@@ -434,7 +442,7 @@ pub fn blocks(page: &Page<'_>, vocab: &Vocabulary) -> Blocks {
         let b_el = out.nodes[k];
         let o = own[k];
         let tag = dom.tag(b_el).unwrap_or(Tag::DIV);
-        let c = ctx[out.block_element[k] as usize];
+        let c = block_ctx[k];
         let st = page.stats(b_el);
         let parent = dom.node(b_el).parent;
         let (pc, pl, gc, gl) = if parent.is_none() || b_el == root {
