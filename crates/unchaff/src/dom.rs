@@ -206,7 +206,7 @@ pub enum NodeKind {
 }
 
 /// An element's name and attributes: 12 bytes, and [`NodeKind`] keeps
-/// its variant in the spare values of [`Ns`], so a [`Node`] is 32 bytes
+/// its variant in the spare values of [`Ns`], so a [`Node`] is 28 bytes
 /// (element-dense pages are a node every 7 bytes of markup). The full
 /// name is [`Dom::element_name`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -271,8 +271,6 @@ pub struct Node {
     pub parent: NodeId,
     /// First child, or [`NodeId::NONE`].
     pub first_child: NodeId,
-    /// Last child, or [`NodeId::NONE`].
-    pub last_child: NodeId,
     /// Previous sibling, or [`NodeId::NONE`].
     pub prev_sibling: NodeId,
     /// Next sibling, or [`NodeId::NONE`].
@@ -286,7 +284,6 @@ impl Node {
         Node {
             parent: NodeId::NONE,
             first_child: NodeId::NONE,
-            last_child: NodeId::NONE,
             prev_sibling: NodeId::NONE,
             next_sibling: NodeId::NONE,
             kind,
@@ -311,6 +308,12 @@ pub struct Dom {
     /// name: a namespace outside [`Ns`]'s three, or a local name past the
     /// 65,535 distinct ones [`Dom::intern_tag`] tells apart.
     unusual_names: FxHashMap<NodeId, (Namespace, LocalName)>,
+    /// Each node's last child while the parser builds the tree (appending
+    /// is constant-time); emptied by [`Dom::done_building`], after which
+    /// [`Dom::last_child`] walks the children. Not in [`Node`]: the tree
+    /// is read far longer than it is built, and 4 bytes a node is an
+    /// eighth of it.
+    last_children: Vec<NodeId>,
 }
 
 impl Default for Dom {
@@ -333,6 +336,7 @@ impl Dom {
             tag_names: Vec::with_capacity(KNOWN_TAGS.len() + 16),
             tag_ids: FxHashMap::default(),
             unusual_names: FxHashMap::default(),
+            last_children: vec![NodeId::NONE],
         };
         for name in KNOWN_TAGS {
             dom.intern_tag(&LocalName::from(*name));
@@ -561,7 +565,26 @@ impl Dom {
     pub(crate) fn push(&mut self, kind: NodeKind) -> NodeId {
         let id = NodeId(u32::try_from(self.nodes.len()).unwrap_or(u32::MAX - 1));
         self.nodes.push(Node::new(kind));
+        // While building (the table is never empty then: the document).
+        if !self.last_children.is_empty() {
+            self.last_children.push(NodeId::NONE);
+        }
         id
+    }
+
+    /// Ends building: the table of last children is freed (see
+    /// [`Dom::last_child`]).
+    pub(crate) fn done_building(&mut self) {
+        self.last_children = Vec::new();
+    }
+
+    /// The last child of `id`, or [`NodeId::NONE`]: kept while the tree
+    /// is built, found by walking the children after.
+    pub fn last_child(&self, id: NodeId) -> NodeId {
+        if let Some(&last) = self.last_children.get(id.index()) {
+            return last;
+        }
+        self.children(id).last().unwrap_or(NodeId::NONE)
     }
 
     /// Unlinks `id` from its parent and siblings (the subtree stays intact).
@@ -579,7 +602,9 @@ impl Dom {
             self.nodes[prev.index()].next_sibling = next;
         }
         if next.is_none() {
-            self.nodes[parent.index()].last_child = prev;
+            if let Some(last) = self.last_children.get_mut(parent.index()) {
+                *last = prev;
+            }
         } else {
             self.nodes[next.index()].prev_sibling = prev;
         }
@@ -591,7 +616,7 @@ impl Dom {
 
     /// Links the detached node `child` as the last child of `parent`.
     pub(crate) fn append_child(&mut self, parent: NodeId, child: NodeId) {
-        let last = self.nodes[parent.index()].last_child;
+        let last = self.last_child(parent);
         {
             let c = &mut self.nodes[child.index()];
             c.parent = parent;
@@ -603,7 +628,9 @@ impl Dom {
         } else {
             self.nodes[last.index()].next_sibling = child;
         }
-        self.nodes[parent.index()].last_child = child;
+        if let Some(l) = self.last_children.get_mut(parent.index()) {
+            *l = child;
+        }
     }
 
     /// Links the detached node `child` just before `sibling`.
@@ -779,13 +806,14 @@ mod tests {
     }
 
     #[test]
-    fn nodes_are_32_bytes() {
-        // Five links (20 bytes) and a 12-byte kind whose variant lives in
-        // the spare values of `Ns`: element-dense pages make a node every
-        // 7 bytes of markup, so this is most of their memory.
+    fn nodes_are_28_bytes() {
+        // Four links (16 bytes; the last child is kept beside the tree
+        // only while it is built) and a 12-byte kind whose variant lives
+        // in the spare values of `Ns`: element-dense pages make a node
+        // every 7 bytes of markup, so this is most of their memory.
         assert_eq!(std::mem::size_of::<ElementData>(), 12);
         assert_eq!(std::mem::size_of::<NodeKind>(), 12);
-        assert!(std::mem::size_of::<Node>() <= 32);
+        assert!(std::mem::size_of::<Node>() <= 28);
     }
 
     #[test]
@@ -822,6 +850,38 @@ mod tests {
         // Only the foreign namespace and the folded names (as many as the
         // names interned before the loop) are kept aside.
         assert_eq!(dom.unusual_names.len(), 1 + named);
+    }
+
+    #[test]
+    fn last_children_while_building_and_after() {
+        let mut dom = Dom::new();
+        let div = dom.intern_tag(&LocalName::from("div"));
+        let mk = |dom: &mut Dom| {
+            dom.push(NodeKind::Element(ElementData {
+                tag: div,
+                ns: Ns::Html,
+                attrs_start: 0,
+                attrs_len: 0,
+            }))
+        };
+        let (p, x, y) = (mk(&mut dom), mk(&mut dom), mk(&mut dom));
+        dom.append_child(DOCUMENT, p);
+        dom.append_child(p, x);
+        dom.append_child(p, y);
+        assert_eq!(dom.last_child(p), y);
+        dom.detach(y);
+        assert_eq!(dom.last_child(p), x);
+        dom.append_child(p, y);
+        dom.done_building();
+        // Found by walking now.
+        assert_eq!(dom.last_child(p), y);
+        assert_eq!(dom.last_child(x), NodeId::NONE);
+        dom.detach(y);
+        assert_eq!(dom.last_child(p), x);
+        let z = mk(&mut dom);
+        dom.append_child(p, z);
+        assert_eq!(dom.children(p).collect::<Vec<_>>(), vec![x, z]);
+        assert_eq!(dom.last_child(p), z);
     }
 
     #[test]

@@ -225,7 +225,7 @@ impl Sink {
     }
 
     fn add_text(dom: &mut Dom, parent: NodeId, text: &str) {
-        let last = dom.nodes[parent.index()].last_child;
+        let last = dom.last_child(parent);
         if !last.is_none() && matches!(dom.nodes[last.index()].kind, NodeKind::Text { .. }) {
             dom.extend_text(last, text);
         } else {
@@ -259,7 +259,9 @@ impl TreeSink for Sink {
     type ElemName<'a> = ExpandedName<'a>;
 
     fn finish(self) -> (Dom, u32) {
-        (self.dom.into_inner(), self.phantoms.get())
+        let mut dom = self.dom.into_inner();
+        dom.done_building();
+        (dom, self.phantoms.get())
     }
 
     fn parse_error(&self, _msg: Cow<'static, str>) {}
