@@ -2,7 +2,7 @@
 //! a page to a row, the core's errors to row error kinds, and whether a
 //! charset label is one a browser knows.
 
-use unchaff::{Extractor, Format, Input, Options};
+use unchaff::{Extractor, Format, Options};
 
 use crate::row::{ErrorKind, Page, PageError, ROW_SCHEMA, Row, RowFormat, RowMetadata, TextFormat};
 
@@ -51,11 +51,8 @@ pub fn extract_row_with(ex: &Extractor, page: Page, format: RowFormat) -> Row {
     match page.body {
         Err(e) => row.error = Some(e),
         Ok(bytes) => {
-            let r = ex.extract(
-                Input::new(&bytes)
-                    .with_url(row.url.as_deref())
-                    .with_charset(page.charset.as_deref()),
-            );
+            // Handed over: the extractor frees the page once it is parsed.
+            let r = ex.extract_owned(bytes, row.url.as_deref(), page.charset.as_deref());
             match r {
                 Ok(x) => {
                     let text = match format.text {

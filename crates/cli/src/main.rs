@@ -459,24 +459,26 @@ fn cmd_extract(a: ExtractArgs) -> CliResult {
             }
             Err(e) => return Err(e.into()),
         };
-        let input = Input::new(&page.bytes)
-            .with_url(page.url.as_deref())
-            .with_charset(page.charset.as_deref());
-        let out = match extractor.extract(input) {
-            Ok(out) => out,
-            Err(e) if several => {
-                eprintln!("unchaff: {name}: {e}");
-                failed += 1;
-                continue;
-            }
-            Err(e) => return Err(e.into()),
-        };
+        // The bytes are handed over: the extractor frees the page once it
+        // is parsed (docs/BENCHMARKS.md, peak memory).
+        let out =
+            match extractor.extract_owned(page.bytes, page.url.as_deref(), page.charset.as_deref())
+            {
+                Ok(out) => out,
+                Err(e) if several => {
+                    eprintln!("unchaff: {name}: {e}");
+                    failed += 1;
+                    continue;
+                }
+                Err(e) => return Err(e.into()),
+            };
         if several && a.format != FormatArg::Json {
             writeln!(stdout, "==> {name} <==")?;
         }
-        let mut rendered = out.render();
-        rendered.push('\n');
-        stdout.write_all(rendered.as_bytes())?;
+        // The output is written as it is, not copied to add the newline
+        // (a text-heavy page's output is about its size).
+        stdout.write_all(out.rendered().as_bytes())?;
+        stdout.write_all(b"\n")?;
     }
     if failed > 0 {
         return Err(format!("{failed} of {} inputs failed (see above)", inputs.len()).into());

@@ -264,10 +264,9 @@ async fn extract_inner(
         .pool
         .submit(permit, move || {
             let ex = s.extractors.get(&resolved.options)?;
-            let input = Input::new(&bytes)
-                .with_url(url.as_deref())
-                .with_charset(resolved.charset.as_deref());
-            ex.extract(input).map(|x| x.render())
+            // Handed over: the extractor frees the page once it is parsed.
+            ex.extract_owned(bytes, url.as_deref(), resolved.charset.as_deref())
+                .map(|x| x.render())
         })
         .map_err(|_| worker_lost())?;
     let result = rx.await.map_err(|_| worker_lost())?;

@@ -17,7 +17,7 @@
 //! nothing outside `parse` knows that: a faster tree builder can replace it
 //! without touching any algorithm.
 
-use html5ever::{LocalName, Namespace};
+use html5ever::{LocalName, Namespace, QualName, ns};
 use rustc_hash::FxHashMap;
 
 /// Index of a node in a [`Dom`].
@@ -187,7 +187,7 @@ pub enum Flow {
 }
 
 /// What a node is.
-#[derive(Clone, Debug)]
+#[derive(Clone, Copy, Debug)]
 pub enum NodeKind {
     /// The document root.
     Document,
@@ -205,20 +205,52 @@ pub enum NodeKind {
     Other,
 }
 
-/// An element's name and attributes.
-#[derive(Clone, Debug)]
+/// An element's name and attributes: 12 bytes, and [`NodeKind`] keeps
+/// its variant in the spare values of [`Ns`], so a [`Node`] is 28 bytes
+/// (element-dense pages are a node every 7 bytes of markup). The full
+/// name is [`Dom::element_name`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ElementData {
-    /// The interned local name.
+    /// The interned local name ([`Dom::tag_name`]).
     pub tag: Tag,
-    /// The local name as the parser's atom (cheap to clone; the tree
-    /// builder asks for it constantly).
-    pub name: LocalName,
-    /// The element's namespace (HTML, SVG, MathML).
-    pub ns: Namespace,
+    /// The element's namespace.
+    pub ns: Ns,
     /// First attribute in [`Dom::attrs`].
     pub attrs_start: u32,
     /// Number of attributes.
     pub attrs_len: u32,
+}
+
+/// An element's namespace, in one byte: the HTML tree builder makes
+/// elements in these three only. Any other namespace (a tree built by
+/// other means) is [`Ns::Other`], its name kept beside the tree
+/// ([`Dom::element_name`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum Ns {
+    /// `http://www.w3.org/1999/xhtml`.
+    Html,
+    /// `http://www.w3.org/2000/svg`.
+    Svg,
+    /// `http://www.w3.org/1998/Math/MathML`.
+    MathMl,
+    /// Any other namespace.
+    Other,
+}
+
+impl Ns {
+    /// The one-byte form of a parser namespace.
+    pub fn of(ns: &Namespace) -> Ns {
+        if *ns == ns!(html) {
+            Ns::Html
+        } else if *ns == ns!(svg) {
+            Ns::Svg
+        } else if *ns == ns!(mathml) {
+            Ns::MathMl
+        } else {
+            Ns::Other
+        }
+    }
 }
 
 /// One attribute; the value is a byte range of [`Dom::attr_text`].
@@ -239,8 +271,6 @@ pub struct Node {
     pub parent: NodeId,
     /// First child, or [`NodeId::NONE`].
     pub first_child: NodeId,
-    /// Last child, or [`NodeId::NONE`].
-    pub last_child: NodeId,
     /// Previous sibling, or [`NodeId::NONE`].
     pub prev_sibling: NodeId,
     /// Next sibling, or [`NodeId::NONE`].
@@ -254,7 +284,6 @@ impl Node {
         Node {
             parent: NodeId::NONE,
             first_child: NodeId::NONE,
-            last_child: NodeId::NONE,
             prev_sibling: NodeId::NONE,
             next_sibling: NodeId::NONE,
             kind,
@@ -275,6 +304,16 @@ pub struct Dom {
     pub attr_text: String,
     tag_names: Vec<LocalName>,
     tag_ids: FxHashMap<LocalName, Tag>,
+    /// The full name of the rare elements that [`ElementData`] does not
+    /// name: a namespace outside [`Ns`]'s three, or a local name past the
+    /// 65,535 distinct ones [`Dom::intern_tag`] tells apart.
+    unusual_names: FxHashMap<NodeId, (Namespace, LocalName)>,
+    /// Each node's last child while the parser builds the tree (appending
+    /// is constant-time); emptied by [`Dom::done_building`], after which
+    /// [`Dom::last_child`] walks the children. Not in [`Node`]: the tree
+    /// is read far longer than it is built, and 4 bytes a node is an
+    /// eighth of it.
+    last_children: Vec<NodeId>,
 }
 
 impl Default for Dom {
@@ -296,6 +335,8 @@ impl Dom {
             attr_text: String::new(),
             tag_names: Vec::with_capacity(KNOWN_TAGS.len() + 16),
             tag_ids: FxHashMap::default(),
+            unusual_names: FxHashMap::default(),
+            last_children: vec![NodeId::NONE],
         };
         for name in KNOWN_TAGS {
             dom.intern_tag(&LocalName::from(*name));
@@ -341,6 +382,46 @@ impl Dom {
             .get(tag.0 as usize)
             .map(|n| &**n)
             .unwrap_or("")
+    }
+
+    /// A new, unlinked element named `name` whose attributes are
+    /// `attrs_start .. attrs_start + attrs_len` of [`Dom::attrs`].
+    pub(crate) fn push_element(
+        &mut self,
+        name: &QualName,
+        attrs_start: u32,
+        attrs_len: u32,
+    ) -> NodeId {
+        let tag = self.intern_tag(&name.local);
+        let ns = Ns::of(&name.ns);
+        let id = self.push(NodeKind::Element(ElementData {
+            tag,
+            ns,
+            attrs_start,
+            attrs_len,
+        }));
+        if ns == Ns::Other || self.tag_names[tag.0 as usize] != name.local {
+            self.unusual_names
+                .insert(id, (name.ns.clone(), name.local.clone()));
+        }
+        id
+    }
+
+    /// The namespace URL and local name of element `id` (`None` for other
+    /// nodes).
+    pub fn element_name(&self, id: NodeId) -> Option<(&str, &str)> {
+        let e = self.element(id)?;
+        if let Some((ns, local)) = self.unusual_names.get(&id) {
+            return Some((&**ns, &**local));
+        }
+        let ns: &str = match e.ns {
+            Ns::Html => "http://www.w3.org/1999/xhtml",
+            Ns::Svg => "http://www.w3.org/2000/svg",
+            Ns::MathMl => "http://www.w3.org/1998/Math/MathML",
+            // Always in the side table.
+            Ns::Other => "",
+        };
+        Some((ns, self.tag_name(e.tag)))
     }
 
     /// The element data of `id`, if it is an element.
@@ -455,11 +536,12 @@ impl Dom {
                     out.extend(std::iter::repeat_n(' ', depth));
                     match &self.nodes[id.index()].kind {
                         NodeKind::Document => out.push_str("#document"),
-                        NodeKind::Element(e) => {
+                        NodeKind::Element(_) => {
+                            let (ns, local) = self.element_name(id).unwrap_or_default();
                             out.push('<');
-                            out.push_str(&e.ns);
+                            out.push_str(ns);
                             out.push(' ');
-                            out.push_str(&e.name);
+                            out.push_str(local);
                             for a in self.attrs_of(id) {
                                 let v = &self.attr_text[a.start as usize..a.end as usize];
                                 out.push_str(&format!(" {}={v:?}", &*a.name));
@@ -483,7 +565,26 @@ impl Dom {
     pub(crate) fn push(&mut self, kind: NodeKind) -> NodeId {
         let id = NodeId(u32::try_from(self.nodes.len()).unwrap_or(u32::MAX - 1));
         self.nodes.push(Node::new(kind));
+        // While building (the table is never empty then: the document).
+        if !self.last_children.is_empty() {
+            self.last_children.push(NodeId::NONE);
+        }
         id
+    }
+
+    /// Ends building: the table of last children is freed (see
+    /// [`Dom::last_child`]).
+    pub(crate) fn done_building(&mut self) {
+        self.last_children = Vec::new();
+    }
+
+    /// The last child of `id`, or [`NodeId::NONE`]: kept while the tree
+    /// is built, found by walking the children after.
+    pub fn last_child(&self, id: NodeId) -> NodeId {
+        if let Some(&last) = self.last_children.get(id.index()) {
+            return last;
+        }
+        self.children(id).last().unwrap_or(NodeId::NONE)
     }
 
     /// Unlinks `id` from its parent and siblings (the subtree stays intact).
@@ -501,7 +602,9 @@ impl Dom {
             self.nodes[prev.index()].next_sibling = next;
         }
         if next.is_none() {
-            self.nodes[parent.index()].last_child = prev;
+            if let Some(last) = self.last_children.get_mut(parent.index()) {
+                *last = prev;
+            }
         } else {
             self.nodes[next.index()].prev_sibling = prev;
         }
@@ -513,7 +616,7 @@ impl Dom {
 
     /// Links the detached node `child` as the last child of `parent`.
     pub(crate) fn append_child(&mut self, parent: NodeId, child: NodeId) {
-        let last = self.nodes[parent.index()].last_child;
+        let last = self.last_child(parent);
         {
             let c = &mut self.nodes[child.index()];
             c.parent = parent;
@@ -525,7 +628,9 @@ impl Dom {
         } else {
             self.nodes[last.index()].next_sibling = child;
         }
-        self.nodes[parent.index()].last_child = child;
+        if let Some(l) = self.last_children.get_mut(parent.index()) {
+            *l = child;
+        }
     }
 
     /// Links the detached node `child` just before `sibling`.
@@ -701,14 +806,92 @@ mod tests {
     }
 
     #[test]
+    fn nodes_are_28_bytes() {
+        // Four links (16 bytes; the last child is kept beside the tree
+        // only while it is built) and a 12-byte kind whose variant lives
+        // in the spare values of `Ns`: element-dense pages make a node
+        // every 7 bytes of markup, so this is most of their memory.
+        assert_eq!(std::mem::size_of::<ElementData>(), 12);
+        assert_eq!(std::mem::size_of::<NodeKind>(), 12);
+        assert!(std::mem::size_of::<Node>() <= 28);
+    }
+
+    #[test]
+    fn element_names_without_atoms() {
+        let qual = |ns: Namespace, local: &str| QualName::new(None, ns, LocalName::from(local));
+        let mut dom = Dom::new();
+        let p = dom.push_element(&qual(ns!(html), "p"), 0, 0);
+        let svg = dom.push_element(&qual(ns!(svg), "foreignObject"), 0, 0);
+        let odd = dom.push_element(&qual(Namespace::from("urn:x"), "thing"), 0, 0);
+        assert_eq!(
+            dom.element(p).map(|e| (e.tag, e.ns)),
+            Some((Tag::P, Ns::Html))
+        );
+        assert_eq!(
+            dom.element_name(svg),
+            Some(("http://www.w3.org/2000/svg", "foreignObject"))
+        );
+        assert_eq!(dom.element(odd).map(|e| e.ns), Some(Ns::Other));
+        assert_eq!(dom.element_name(odd), Some(("urn:x", "thing")));
+        assert_eq!(dom.element_name(DOCUMENT), None);
+        // Past the 65,535 distinct names a tag id tells apart, the name
+        // is still the element's own.
+        let mut last = DOCUMENT;
+        let named = dom.tag_names.len();
+        for i in 0..=u16::MAX as usize {
+            last = dom.push_element(&qual(ns!(html), &format!("x-{i}")), 0, 0);
+        }
+        let folded = dom.element(last).map(|e| e.tag);
+        assert_eq!(folded, Some(Tag(u16::MAX)));
+        assert_eq!(
+            dom.element_name(last),
+            Some(("http://www.w3.org/1999/xhtml", "x-65535"))
+        );
+        // Only the foreign namespace and the folded names (as many as the
+        // names interned before the loop) are kept aside.
+        assert_eq!(dom.unusual_names.len(), 1 + named);
+    }
+
+    #[test]
+    fn last_children_while_building_and_after() {
+        let mut dom = Dom::new();
+        let div = dom.intern_tag(&LocalName::from("div"));
+        let mk = |dom: &mut Dom| {
+            dom.push(NodeKind::Element(ElementData {
+                tag: div,
+                ns: Ns::Html,
+                attrs_start: 0,
+                attrs_len: 0,
+            }))
+        };
+        let (p, x, y) = (mk(&mut dom), mk(&mut dom), mk(&mut dom));
+        dom.append_child(DOCUMENT, p);
+        dom.append_child(p, x);
+        dom.append_child(p, y);
+        assert_eq!(dom.last_child(p), y);
+        dom.detach(y);
+        assert_eq!(dom.last_child(p), x);
+        dom.append_child(p, y);
+        dom.done_building();
+        // Found by walking now.
+        assert_eq!(dom.last_child(p), y);
+        assert_eq!(dom.last_child(x), NodeId::NONE);
+        dom.detach(y);
+        assert_eq!(dom.last_child(p), x);
+        let z = mk(&mut dom);
+        dom.append_child(p, z);
+        assert_eq!(dom.children(p).collect::<Vec<_>>(), vec![x, z]);
+        assert_eq!(dom.last_child(p), z);
+    }
+
+    #[test]
     fn surgery_and_walks() {
         let mut dom = Dom::new();
         let div = dom.intern_tag(&LocalName::from("div"));
         let mk = |dom: &mut Dom| {
             dom.push(NodeKind::Element(ElementData {
                 tag: div,
-                name: LocalName::from("div"),
-                ns: html5ever::ns!(html),
+                ns: Ns::Html,
                 attrs_start: 0,
                 attrs_len: 0,
             }))

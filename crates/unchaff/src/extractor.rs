@@ -64,11 +64,19 @@ pub struct Extraction {
 impl Extraction {
     /// The extraction in the format the options asked for.
     pub fn render(&self) -> String {
+        self.rendered().into_owned()
+    }
+
+    /// [`Extraction::render`] without copying: the text, Markdown or HTML
+    /// borrowed from the extraction (only JSON is built). A caller that
+    /// writes the output somewhere holds one copy of it, not two.
+    pub fn rendered(&self) -> std::borrow::Cow<'_, str> {
+        use std::borrow::Cow;
         match self.format {
-            Format::Text => self.text.clone(),
-            Format::Markdown => self.markdown.clone().unwrap_or_default(),
-            Format::Html => self.html.clone().unwrap_or_default(),
-            Format::Json => self.to_json(),
+            Format::Text => Cow::Borrowed(&self.text),
+            Format::Markdown => Cow::Borrowed(self.markdown.as_deref().unwrap_or_default()),
+            Format::Html => Cow::Borrowed(self.html.as_deref().unwrap_or_default()),
+            Format::Json => Cow::Owned(self.to_json()),
         }
     }
 
@@ -204,7 +212,27 @@ impl Extractor {
 
     /// Extracts one page.
     pub fn extract<'a>(&self, input: impl Into<Input<'a>>) -> Result<Extraction, Error> {
-        self.run(input.into(), |_| ()).map(|(x, ())| x)
+        self.run(input.into().into(), |_| ()).map(|(x, ())| x)
+    }
+
+    /// [`Extractor::extract`] of a page whose bytes the caller hands over
+    /// (`url` and `charset` as [`Input`]'s). The extraction is the same;
+    /// the memory is less: a UTF-8 page is decoded in place, and unless
+    /// the algorithm reads the source ([`Algorithm::reads_source`]) the
+    /// decoded page is freed once the tree is built, so a text-heavy page
+    /// is held about twice (the tree's text, the output), not three times.
+    pub fn extract_owned(
+        &self,
+        bytes: Vec<u8>,
+        url: Option<&str>,
+        charset: Option<&str>,
+    ) -> Result<Extraction, Error> {
+        let raw = RawInput {
+            bytes: PageBytes::Owned(bytes),
+            url,
+            charset,
+        };
+        self.run(raw, |_| ()).map(|(x, ())| x)
     }
 
     /// Extracts one page and lets `inspect` look at the annotated page and
@@ -216,18 +244,20 @@ impl Extractor {
         input: impl Into<Input<'a>>,
         inspect: impl FnOnce(&Inspection<'_, '_>) -> R,
     ) -> Result<(Extraction, R), Error> {
-        self.run(input.into(), inspect)
+        self.run(input.into().into(), inspect)
     }
 
     fn run<R>(
         &self,
-        input: Input<'_>,
+        input: RawInput<'_>,
         inspect: impl FnOnce(&Inspection<'_, '_>) -> R,
     ) -> Result<(Extraction, R), Error> {
         let mut times = StageTimes::default();
         let t0 = Instant::now();
         let deadline = Deadline::after(self.options.timeout);
-        let decoded = decode_input(input, self.options.max_input_bytes)?;
+        let owned = matches!(input.bytes, PageBytes::Owned(_));
+        let url = input.url;
+        let mut decoded = decode_input(input.bytes, input.charset, self.options.max_input_bytes)?;
         deadline.check(Stage::Decode)?;
         let t1 = Instant::now();
         let mut dom = match self.options.max_elements {
@@ -236,7 +266,6 @@ impl Extractor {
         };
         let t2 = Instant::now();
         let root = dom.content_root();
-        let url = input.url;
         let fmt = self.options.format;
         // Before cleaning: the head and the body's scripts are still linked.
         let want_meta = self.options.metadata || fmt == Format::Json;
@@ -260,6 +289,10 @@ impl Extractor {
             &deadline,
         )?;
         let removed = self.apply_templates(&mut dom, root, url);
+        if owned && !self.algorithm.reads_source() {
+            // Nothing reads the decoded page from here on: free it.
+            decoded.text = std::borrow::Cow::Borrowed("");
+        }
         deadline.check(Stage::Annotate)?;
         let mut page = annotate::annotate_until(&dom, &decoded.text, root, &deadline)?;
         page.url = url;
@@ -514,18 +547,31 @@ fn rescue_if_empty(
 /// Stage 1: size limit, gunzip, charset, decoding, and the binary check.
 /// The text borrows the input where the input is UTF-8, and owns the
 /// inflated bytes of gzip input (no copy of the page either way).
-fn decode_input<'a>(input: Input<'a>, max: usize) -> Result<decode::Decoded<'a>, Error> {
-    if input.bytes.len() > max {
+fn decode_input<'a>(
+    bytes: PageBytes<'a>,
+    charset: Option<&str>,
+    max: usize,
+) -> Result<decode::Decoded<'a>, Error> {
+    if bytes.len() > max {
         return Err(Error::TooLarge { limit: max });
     }
-    let raw = decode::gunzip_if_needed(input.bytes, max)?;
+    let raw = match bytes {
+        PageBytes::Borrowed(b) => decode::gunzip_if_needed(b, max)?,
+        PageBytes::Owned(b) => {
+            let inflated = match decode::gunzip_if_needed(&b, max)? {
+                std::borrow::Cow::Owned(inflated) => Some(inflated),
+                std::borrow::Cow::Borrowed(_) => None,
+            };
+            std::borrow::Cow::Owned(inflated.unwrap_or(b))
+        }
+    };
     if raw.is_empty() {
         return Err(Error::EmptyInput);
     }
     let is_utf16 = |d: &decode::Decoded<'_>| matches!(d.encoding.name(), "UTF-16LE" | "UTF-16BE");
     match raw {
         std::borrow::Cow::Borrowed(raw) => {
-            let decoded = decode::decode(raw, input.charset)?;
+            let decoded = decode::decode(raw, charset)?;
             if !is_utf16(&decoded) {
                 check_not_binary(raw)?;
             }
@@ -533,11 +579,44 @@ fn decode_input<'a>(input: Input<'a>, max: usize) -> Result<decode::Decoded<'a>,
         }
         std::borrow::Cow::Owned(raw) => {
             let binary = check_not_binary(&raw);
-            let decoded = decode::decode_owned(raw, input.charset)?;
+            let decoded = decode::decode_owned(raw, charset)?;
             if !is_utf16(&decoded) {
                 binary?;
             }
             Ok(decoded)
+        }
+    }
+}
+
+/// A page's bytes: lent by the caller, or handed over
+/// ([`Extractor::extract_owned`]).
+enum PageBytes<'a> {
+    Borrowed(&'a [u8]),
+    Owned(Vec<u8>),
+}
+
+impl PageBytes<'_> {
+    fn len(&self) -> usize {
+        match self {
+            PageBytes::Borrowed(b) => b.len(),
+            PageBytes::Owned(b) => b.len(),
+        }
+    }
+}
+
+/// What [`Extractor::run`] reads: [`Input`], with bytes maybe owned.
+struct RawInput<'a> {
+    bytes: PageBytes<'a>,
+    url: Option<&'a str>,
+    charset: Option<&'a str>,
+}
+
+impl<'a> From<Input<'a>> for RawInput<'a> {
+    fn from(input: Input<'a>) -> RawInput<'a> {
+        RawInput {
+            bytes: PageBytes::Borrowed(input.bytes),
+            url: input.url,
+            charset: input.charset,
         }
     }
 }

@@ -53,7 +53,7 @@ use rustc_hash::FxHashSet;
 use serde_json::Value;
 use url::Url;
 
-use crate::dom::{Dom, NodeId, NodeKind, Tag};
+use crate::dom::{Dom, NodeId, NodeKind, Ns, Tag};
 
 /// How many body elements of each kind (`h1`, `time`, author links,
 /// bylines) are looked at.
@@ -892,7 +892,7 @@ pub fn metadata(dom: &Dom, url: Option<&Url>, text: &str) -> Metadata {
             }
             _ => continue,
         };
-        if e.ns != html5ever::ns!(html) {
+        if e.ns != Ns::Html {
             continue;
         }
         let attr = |n: &str| dom.attr(id, n).map(str::trim).filter(|v| !v.is_empty());

@@ -415,6 +415,10 @@ impl Cc {
 }
 
 impl Algorithm for Cc {
+    fn reads_source(&self) -> bool {
+        false
+    }
+
     fn name(&self) -> &'static str {
         "cc"
     }

@@ -292,6 +292,10 @@ impl Cepr {
 }
 
 impl Algorithm for Cepr {
+    fn reads_source(&self) -> bool {
+        false
+    }
+
     fn name(&self) -> &'static str {
         match self.variant {
             Variant::Etpr => "cepr",

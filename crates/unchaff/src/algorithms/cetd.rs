@@ -230,6 +230,10 @@ impl Cetd {
 }
 
 impl Algorithm for Cetd {
+    fn reads_source(&self) -> bool {
+        false
+    }
+
     fn name(&self) -> &'static str {
         match self.density {
             Density::Composite => "cetd",

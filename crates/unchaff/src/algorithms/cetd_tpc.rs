@@ -139,16 +139,17 @@ pub fn tbd(page: &Page<'_>, v: crate::dom::NodeId) -> f64 {
 }
 
 impl CetdTpc {
-    /// Coverage numerators per element of `page.elements` (same order).
-    fn coverage_counts(&self, page: &Page<'_>, cp: &ContentPaths) -> Vec<u64> {
+    /// Coverage numerators per element of `page.elements` (same order):
+    /// counts of text nodes, so `u32` like [`Page::texts`]' indices.
+    fn coverage_counts(&self, page: &Page<'_>, cp: &ContentPaths) -> Vec<u32> {
         match self.coverage {
             Coverage::Own => {
                 // prefix[i] = content-path text nodes among texts[..i].
                 let mut prefix = Vec::with_capacity(page.texts.len() + 1);
-                prefix.push(0u64);
-                let mut acc = 0u64;
+                prefix.push(0u32);
+                let mut acc = 0u32;
                 for t in &page.texts {
-                    acc += u64::from(cp.is_content[t.path.0 as usize]);
+                    acc += u32::from(cp.is_content[t.path.0 as usize]);
                     prefix.push(acc);
                 }
                 page.elements
@@ -167,19 +168,15 @@ impl CetdTpc {
 
 /// For each element, Σ over the distinct content paths p of its text nodes
 /// of count_page(p): small-to-large merging of path sets, children first.
-fn pagewide_counts(page: &Page<'_>, cp: &ContentPaths) -> Vec<u64> {
+/// Each sum counts distinct text nodes, so it fits a `u32`.
+fn pagewide_counts(page: &Page<'_>, cp: &ContentPaths) -> Vec<u32> {
     let n_paths = page.paths.len();
-    let mut page_count = vec![0u64; n_paths];
+    let mut page_count = vec![0u32; n_paths];
     for t in &page.texts {
         page_count[t.path.0 as usize] += 1;
     }
-    // Position of each element in `page.elements`, to find parents' slots.
-    let mut slot = vec![u32::MAX; page.dom.len()];
-    for (i, &e) in page.elements.iter().enumerate() {
-        slot[e.index()] = i as u32;
-    }
-    let mut sets: Vec<Option<(FxHashSet<u32>, u64)>> = vec![None; page.elements.len()];
-    let mut out = vec![0u64; page.elements.len()];
+    let mut sets: Vec<Option<(FxHashSet<u32>, u32)>> = vec![None; page.elements.len()];
+    let mut out = vec![0u32; page.elements.len()];
     for i in (0..page.elements.len()).rev() {
         let v = page.elements[i];
         let (mut set, mut weight) = sets[i].take().unwrap_or_default();
@@ -193,10 +190,11 @@ fn pagewide_counts(page: &Page<'_>, cp: &ContentPaths) -> Vec<u64> {
         }
         out[i] = weight;
         let parent = page.dom.node(v).parent;
+        // The parent's position in `page.elements`.
         let ps = if parent.is_none() {
             u32::MAX
         } else {
-            slot[parent.index()]
+            page.element_index(parent).map_or(u32::MAX, |i| i as u32)
         };
         if v == page.root || ps == u32::MAX {
             continue;
@@ -223,6 +221,10 @@ fn pagewide_counts(page: &Page<'_>, cp: &ContentPaths) -> Vec<u64> {
 }
 
 impl Algorithm for CetdTpc {
+    fn reads_source(&self) -> bool {
+        false
+    }
+
     fn name(&self) -> &'static str {
         match self.coverage {
             Coverage::Own => "cetd-tpc",
@@ -231,29 +233,54 @@ impl Algorithm for CetdTpc {
     }
 
     fn run(&self, page: &Page<'_>) -> Selection {
+        let mut scores = vec![0f32; page.dom.len()];
+        match self.score_elements(page, |_, v, score| scores[v.index()] = score) {
+            Some(best) => Selection {
+                nodes: best.into_iter().collect(),
+                scores,
+                text: None,
+            },
+            None => Selection::default(),
+        }
+    }
+}
+
+impl CetdTpc {
+    /// Scores each element of the page, handing `each` its position in
+    /// [`Page::elements`], the element and its score as the selection's
+    /// `f32`, and returns the first of the best (`None` inside:
+    /// no element), or `None` when there is nothing to score or the
+    /// deadline passed (the selection is then the default).
+    fn score_elements(
+        &self,
+        page: &Page<'_>,
+        mut each: impl FnMut(usize, crate::dom::NodeId, f32),
+    ) -> Option<Option<crate::dom::NodeId>> {
         if page.elements.is_empty() {
-            return Selection::default();
+            return None;
         }
         let cp = content_paths(page, self.lambda);
         // At the deadline, stop between phases (the extractor reports it).
         if page.deadline.expired() {
-            return Selection::default();
+            return None;
         }
         let covered = self.coverage_counts(page, &cp);
         if page.deadline.expired() {
-            return Selection::default();
+            return None;
         }
         let total: u64 = page
             .texts
             .iter()
             .filter(|t| cp.is_content[t.path.0 as usize])
             .count() as u64;
-        let mut scores = vec![0f32; page.dom.len()];
-        let tdtpc: Vec<f64> = page
+        // The scores in f64 go straight to the arg-max, not to a vector
+        // the size of the page's elements.
+        let tdtpc = page
             .elements
             .iter()
             .zip(&covered)
-            .map(|(&v, &c)| {
+            .enumerate()
+            .map(|(i, (&v, &c))| {
                 // A page without a content path (no text at all) has no
                 // coverage to weigh by: fall back to density alone.
                 let ctpc = if total == 0 {
@@ -262,16 +289,32 @@ impl Algorithm for CetdTpc {
                     c as f64 / total as f64
                 };
                 let score = tbd(page, v) * ctpc;
-                scores[v.index()] = score as f32;
+                each(i, v, score as f32);
                 score
-            })
-            .collect();
-        let best = argmax_first(tdtpc.iter().copied()).map(|i| page.elements[i]);
-        Selection {
-            nodes: best.into_iter().collect(),
-            scores,
-            text: None,
-        }
+            });
+        Some(argmax_first(tdtpc).map(|i| page.elements[i]))
+    }
+
+    /// What [`Algorithm::run`] selects (the first best element), the
+    /// largest of its scores (0 when it scores nothing), and the scores of
+    /// the elements `slot` gives a slot to (by their position in
+    /// [`Page::elements`]; `slots` of them, 0 for those not scored),
+    /// without the node-sized score vector: `auto` reads only these.
+    pub(crate) fn best_max_and_some(
+        &self,
+        page: &Page<'_>,
+        slots: usize,
+        slot: impl Fn(usize) -> Option<usize>,
+    ) -> (Option<crate::dom::NodeId>, f32, Vec<f32>) {
+        let mut max = 0f32;
+        let mut some = vec![0f32; slots];
+        let best = self.score_elements(page, |i, _, score| {
+            max = max.max(score);
+            if let Some(k) = slot(i) {
+                some[k] = score;
+            }
+        });
+        (best.flatten(), max, some)
     }
 }
 
@@ -281,6 +324,34 @@ mod tests {
     use crate::algorithms::testutil::{find, page_of};
     use crate::dom::Tag;
     use crate::parse::parse;
+
+    #[test]
+    fn best_max_and_some_agree_with_the_selection() {
+        let dom = parse(
+            "<div><p>First paragraph with words.</p><p>Second, <a>a link</a> too.</p></div>\
+             <ul><li><a>nav</a></li><li><a>more nav</a></li></ul><p>Closing text here.</p>",
+        );
+        let page = page_of(&dom);
+        let pagewide = CetdTpc {
+            coverage: Coverage::PageWide,
+            ..Default::default()
+        };
+        for algo in [CetdTpc::default(), pagewide] {
+            let sel = algo.run(&page);
+            // Every other element gets a slot, in reverse.
+            let n = page.elements.len();
+            let slot = |i: usize| i.is_multiple_of(2).then_some((n - 1 - i) / 2);
+            let (best, max, some) = algo.best_max_and_some(&page, n.div_ceil(2), slot);
+            assert_eq!(best, sel.nodes.first().copied());
+            assert_eq!(max, sel.scores.iter().copied().fold(0f32, f32::max));
+            assert!(max > 0.0);
+            for (i, &e) in page.elements.iter().enumerate() {
+                if let Some(k) = slot(i) {
+                    assert_eq!(some[k], sel.scores[e.index()], "element {i}");
+                }
+            }
+        }
+    }
 
     #[test]
     fn tbd_by_hand() {

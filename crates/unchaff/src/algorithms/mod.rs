@@ -64,6 +64,13 @@ pub trait Algorithm: Send + Sync {
     fn templates(&self) -> Option<&std::path::Path> {
         None
     }
+    /// Whether [`Page::source`] is read. An extractor handed the page's
+    /// bytes ([`crate::Extractor::extract_owned`]) frees the decoded page
+    /// before annotating when it is not, and passes an empty source. Yes
+    /// unless an algorithm says otherwise.
+    fn reads_source(&self) -> bool {
+        true
+    }
 }
 
 /// The algorithms unchaff ships, by name: `Method::from_str("cetd-tpc")`

@@ -475,6 +475,10 @@ pub fn site_threshold(freqs: &BTreeMap<String, u32>) -> f64 {
 }
 
 impl Algorithm for PathClustering {
+    fn reads_source(&self) -> bool {
+        false
+    }
+
     fn name(&self) -> &'static str {
         "path-clustering"
     }

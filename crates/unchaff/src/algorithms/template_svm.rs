@@ -129,7 +129,7 @@ pub fn blocks(page: &Page<'_>) -> Blocks {
         if up == u32::MAX {
             continue;
         }
-        let s = *page.stats(node);
+        let s = page.stats(node);
         let o = &mut b.own[up as usize];
         o.chars = o.chars.saturating_sub(s.chars);
         o.link_chars = o.link_chars.saturating_sub(s.link_chars);
@@ -338,6 +338,10 @@ pub(super) fn build(p: &mut Params) -> Result<Box<dyn Algorithm>, Error> {
 }
 
 impl Algorithm for TemplateSvm {
+    fn reads_source(&self) -> bool {
+        false
+    }
+
     fn name(&self) -> &'static str {
         "template-svm"
     }

@@ -430,6 +430,10 @@ impl TextDistribution {
 }
 
 impl Algorithm for TextDistribution {
+    fn reads_source(&self) -> bool {
+        false
+    }
+
     fn name(&self) -> &'static str {
         "text-distribution"
     }

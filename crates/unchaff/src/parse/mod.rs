@@ -21,7 +21,7 @@ use html5ever::{
 };
 
 use crate::Error;
-use crate::dom::{Attr, DOCUMENT, Dom, ElementData, NodeId, NodeKind};
+use crate::dom::{Attr, DOCUMENT, Dom, NodeId, NodeKind};
 use crate::limits::{Deadline, Stage, element_budget, synthesized_budget};
 
 mod fast;
@@ -225,7 +225,7 @@ impl Sink {
     }
 
     fn add_text(dom: &mut Dom, parent: NodeId, text: &str) {
-        let last = dom.nodes[parent.index()].last_child;
+        let last = dom.last_child(parent);
         if !last.is_none() && matches!(dom.nodes[last.index()].kind, NodeKind::Text { .. }) {
             dom.extend_text(last, text);
         } else {
@@ -259,7 +259,9 @@ impl TreeSink for Sink {
     type ElemName<'a> = ExpandedName<'a>;
 
     fn finish(self) -> (Dom, u32) {
-        (self.dom.into_inner(), self.phantoms.get())
+        let mut dom = self.dom.into_inner();
+        dom.done_building();
+        (dom, self.phantoms.get())
     }
 
     fn parse_error(&self, _msg: Cow<'static, str>) {}
@@ -288,16 +290,9 @@ impl TreeSink for Sink {
         };
         self.budget.set(left);
         let mut dom = self.dom.borrow_mut();
-        let tag = dom.intern_tag(&name.local);
         let attrs_start = u32::try_from(dom.attrs.len()).unwrap_or(u32::MAX);
         Sink::push_attrs(&mut dom, &attrs);
-        let id = dom.push(NodeKind::Element(ElementData {
-            tag,
-            name: name.local.clone(),
-            ns: name.ns.clone(),
-            attrs_start,
-            attrs_len: attrs.len() as u32,
-        }));
+        let id = dom.push_element(&name, attrs_start, attrs.len() as u32);
         Handle {
             id,
             ns: name.ns,

@@ -9,7 +9,7 @@
 
 use super::{Cx, Element, Sink, walk};
 use crate::algorithms::Selection;
-use crate::dom::{Dom, Flow, NodeId, Tag};
+use crate::dom::{Dom, Flow, NodeId, Ns, Tag};
 
 /// Builds text line by line, collapsing white space.
 #[derive(Default)]
@@ -143,7 +143,7 @@ impl Sink for Writer {
 pub fn title(dom: &Dom) -> Option<String> {
     let t = dom.descendants(crate::dom::DOCUMENT).find(|&n| {
         dom.element(n)
-            .is_some_and(|e| e.tag == Tag::TITLE && e.ns == html5ever::ns!(html))
+            .is_some_and(|e| e.tag == Tag::TITLE && e.ns == Ns::Html)
     })?;
     let mut w = Writer::default();
     for c in dom.children(t) {

@@ -15,7 +15,6 @@
 use rustc_hash::FxHashMap;
 
 use super::vocab::{Families, Family, Vocabulary};
-use crate::algorithms::Algorithm;
 use crate::algorithms::cetd_tpc::CetdTpc;
 use crate::annotate::Page;
 use crate::dom::{Flow, NodeId, Tag};
@@ -309,7 +308,6 @@ fn scan(s: &str, o: &mut Own) {
 /// class/id vocabulary (built once per extractor).
 pub fn blocks(page: &Page<'_>, vocab: &Vocabulary) -> Blocks {
     let dom = page.dom;
-    let len = dom.len();
     let root = page.root;
     let mut out = Blocks::default();
     if page.elements.is_empty() {
@@ -317,22 +315,20 @@ pub fn blocks(page: &Page<'_>, vocab: &Vocabulary) -> Blocks {
     }
     out.element_parent.reserve(page.elements.len());
     // Pass 1, top-down over the elements (indexed by their position in
-    // document order; only `pos` spans the whole arena): block owner,
-    // context.
+    // document order, `pos`): block owner, context.
     let ne = page.elements.len();
-    let mut pos = vec![u32::MAX; len];
+    let pos = |x: NodeId| page.element_index(x).map_or(u32::MAX, |i| i as u32);
     let mut owner = vec![0u32; ne];
     let mut ctx = vec![Context::default(); ne];
     let mut cache: FxHashMap<&str, Families> = FxHashMap::default();
     // Each record candidate's (parent, tag, class), for the groups.
     let mut record_key: Vec<Option<(u32, Tag, &str)>> = vec![None; ne];
     for (i, &e) in page.elements.iter().enumerate() {
-        pos[e.index()] = i as u32;
         let up = dom.node(e).parent;
         let parent = if e == root || up.is_none() {
             u32::MAX
         } else {
-            pos[up.index()]
+            pos(up)
         };
         out.element_parent.push(parent);
         let tag = dom.tag(e).unwrap_or(Tag::DIV);
@@ -389,11 +385,7 @@ pub fn blocks(page: &Page<'_>, vocab: &Vocabulary) -> Blocks {
     out.text_block.reserve(page.texts.len());
     for t in &page.texts {
         let parent = dom.node(t.node).parent;
-        let at = if parent.is_none() {
-            0
-        } else {
-            pos[parent.index()]
-        };
+        let at = if parent.is_none() { 0 } else { pos(parent) };
         let b_pos = owner.get(at as usize).copied().unwrap_or(0) as usize;
         let mut k = index_of[b_pos];
         if k == u32::MAX {
@@ -416,6 +408,10 @@ pub fn blocks(page: &Page<'_>, vocab: &Vocabulary) -> Blocks {
         }
     }
     let nb = out.nodes.len();
+    // What is sized by the elements is freed as soon as it is read for
+    // the last time, or kept for the blocks only: on element-dense pages
+    // these vectors are a large part of the memory.
+    drop(owner);
     // Pass 3, bottom-up over the elements: which blocks contain others.
     let mut below = vec![false; ne];
     for i in (1..ne).rev() {
@@ -429,17 +425,22 @@ pub fn blocks(page: &Page<'_>, vocab: &Vocabulary) -> Blocks {
         .iter()
         .map(|&i| !below[i as usize])
         .collect();
+    drop(below);
+    let block_ctx: Vec<Context> = out.block_element.iter().map(|&i| ctx[i as usize]).collect();
+    drop(ctx);
     out.chars = own.iter().map(|o| o.chars).collect();
-    out.comment = out
-        .block_element
+    out.comment = block_ctx
         .iter()
-        .map(|&i| ctx[i as usize].families & (1 << Family::Comment as u8) != 0)
+        .map(|c| c.families & (1 << Family::Comment as u8) != 0)
         .collect();
 
-    // Whole-page candidates. CETD-TPC's chosen block and its scores:
-    let cetd = CetdTpc::default().run(page);
-    let cetd_best = cetd.nodes.first().copied();
-    let cetd_max = cetd.scores.iter().copied().fold(0f32, f32::max);
+    // Whole-page candidates. CETD-TPC's chosen block, its largest score
+    // and each block's score (not a node-sized vector of them):
+    let (cetd_best, cetd_max, cetd_block) = CetdTpc::default().best_max_and_some(page, nb, |i| {
+        let k = index_of[i];
+        (k != u32::MAX).then_some(k as usize)
+    });
+    drop(index_of);
     // Readability's top candidate: each block of enough text scores
     // 1 + commas + length bonus for its parent and half for its
     // grandparent; a candidate's score is scaled by 1 − its link density.
@@ -475,11 +476,12 @@ pub fn blocks(page: &Page<'_>, vocab: &Vocabulary) -> Blocks {
             }
         }
     }
+    drop(cand);
     let top = top.map(|(e, _)| e);
     let top_parent = top.map(|t| dom.node(t).parent).filter(|p| !p.is_none());
     let inside = |x: Option<NodeId>, e: NodeId| {
         x.is_some_and(|x| {
-            let (px, pe) = (pos[x.index()], pos[e.index()]);
+            let (px, pe) = (pos(x), pos(e));
             pe >= px && pe < px + page.stats(x).elements
         })
     };
@@ -504,7 +506,7 @@ pub fn blocks(page: &Page<'_>, vocab: &Vocabulary) -> Blocks {
         let b_el = out.nodes[k];
         let o = own[k];
         let tag = dom.tag(b_el).unwrap_or(Tag::DIV);
-        let c = ctx[out.block_element[k] as usize];
+        let c = block_ctx[k];
         let st = page.stats(b_el);
         let parent = dom.node(b_el).parent;
         let (pc, pl, gc, gl) = if parent.is_none() || b_el == root {
@@ -606,7 +608,7 @@ pub fn blocks(page: &Page<'_>, vocab: &Vocabulary) -> Blocks {
             ratio(wl, wc),
             flag(inside(cetd_best, b_el)),
             if cetd_max > 0.0 {
-                cetd.scores.get(b_el.index()).copied().unwrap_or(0.0) / cetd_max
+                cetd_block[k] / cetd_max
             } else {
                 0.0
             },

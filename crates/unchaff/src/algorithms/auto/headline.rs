@@ -16,7 +16,7 @@
 use super::features::Blocks;
 use crate::algorithms::template_svm::tokens;
 use crate::annotate::Page;
-use crate::dom::{Dom, NodeId, NodeKind, Tag};
+use crate::dom::{Dom, NodeId, NodeKind, Ns, Tag};
 
 /// How many of the first kept blocks may be the headline: the headline
 /// can follow a kicker or a category line ("Tags", "Opinion").
@@ -56,7 +56,7 @@ pub fn page_titles(dom: &Dom) -> Vec<Vec<u64>> {
     for i in 0..dom.len().min(HEAD_NODES) {
         let id = NodeId(i as u32);
         let e = match &dom.node(id).kind {
-            NodeKind::Element(e) if e.ns == html5ever::ns!(html) => e,
+            NodeKind::Element(e) if e.ns == Ns::Html => e,
             _ => continue,
         };
         match e.tag {

@@ -436,6 +436,10 @@ impl Auto {
 }
 
 impl Algorithm for Auto {
+    fn reads_source(&self) -> bool {
+        false
+    }
+
     fn name(&self) -> &'static str {
         "auto"
     }
