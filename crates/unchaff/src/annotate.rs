@@ -314,6 +314,20 @@ pub fn collapsed_len(s: &str) -> u32 {
     n
 }
 
+/// The tags of `node` and of its ancestors, `node`'s first (the root's
+/// own tag path, read backwards).
+fn tags_up_from(dom: &Dom, node: NodeId) -> Vec<Tag> {
+    let mut chain = Vec::new();
+    let mut cur = node.some();
+    while let Some(c) = cur {
+        if let Some(t) = dom.tag(c) {
+            chain.push(t);
+        }
+        cur = dom.node(c).parent.some();
+    }
+    chain
+}
+
 /// Builds the [`Page`] for the subtree of `root`.
 pub fn annotate<'a>(dom: &'a Dom, source: &'a str, root: NodeId) -> Page<'a> {
     // Without a deadline the pass cannot fail.
@@ -345,14 +359,7 @@ pub fn annotate_until<'a>(
     let mut paths = Paths::default();
 
     // The root's own path: the tags of its ancestors, then its own.
-    let mut chain = Vec::new();
-    let mut cur = root.some();
-    while let Some(c) = cur {
-        if let Some(t) = dom.tag(c) {
-            chain.push(t);
-        }
-        cur = dom.node(c).parent.some();
-    }
+    let chain = tags_up_from(dom, root);
     let mut root_parent_path: Option<PathId> = None;
     for (i, &t) in chain.iter().rev().enumerate() {
         if i + 1 == chain.len() {
@@ -500,14 +507,7 @@ mod tests {
     fn reference_stats(dom: &Dom, root: NodeId) -> Vec<NodeStats> {
         let mut stats = vec![NodeStats::default(); dom.len()];
         let mut paths = Paths::default();
-        let mut chain = Vec::new();
-        let mut cur = root.some();
-        while let Some(c) = cur {
-            if let Some(t) = dom.tag(c) {
-                chain.push(t);
-            }
-            cur = dom.node(c).parent.some();
-        }
+        let chain = tags_up_from(dom, root);
         let mut root_parent_path = None;
         for (i, &t) in chain.iter().rev().enumerate() {
             if i + 1 < chain.len() {

@@ -795,6 +795,17 @@ impl Iterator for Traverse<'_> {
 mod tests {
     use super::*;
 
+    /// A new, unattached `div` element.
+    fn new_div(dom: &mut Dom) -> NodeId {
+        let div = dom.intern_tag(&LocalName::from("div"));
+        dom.push(NodeKind::Element(ElementData {
+            tag: div,
+            ns: Ns::Html,
+            attrs_start: 0,
+            attrs_len: 0,
+        }))
+    }
+
     #[test]
     fn known_tags_have_fixed_ids() {
         let dom = Dom::new();
@@ -855,15 +866,7 @@ mod tests {
     #[test]
     fn last_children_while_building_and_after() {
         let mut dom = Dom::new();
-        let div = dom.intern_tag(&LocalName::from("div"));
-        let mk = |dom: &mut Dom| {
-            dom.push(NodeKind::Element(ElementData {
-                tag: div,
-                ns: Ns::Html,
-                attrs_start: 0,
-                attrs_len: 0,
-            }))
-        };
+        let mk = new_div;
         let (p, x, y) = (mk(&mut dom), mk(&mut dom), mk(&mut dom));
         dom.append_child(DOCUMENT, p);
         dom.append_child(p, x);
@@ -887,15 +890,7 @@ mod tests {
     #[test]
     fn surgery_and_walks() {
         let mut dom = Dom::new();
-        let div = dom.intern_tag(&LocalName::from("div"));
-        let mk = |dom: &mut Dom| {
-            dom.push(NodeKind::Element(ElementData {
-                tag: div,
-                ns: Ns::Html,
-                attrs_start: 0,
-                attrs_len: 0,
-            }))
-        };
+        let mk = new_div;
         let a = mk(&mut dom);
         let b = mk(&mut dom);
         let c = mk(&mut dom);
