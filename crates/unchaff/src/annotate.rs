@@ -51,6 +51,19 @@ pub struct NodeStats {
     pub depth: u32,
 }
 
+impl NodeStats {
+    /// Adds a child's subtree counts to this node's (characters, link
+    /// characters, elements, links, text nodes, images).
+    fn add_subtree(&mut self, c: &NodeStats) {
+        self.chars += c.chars;
+        self.link_chars += c.link_chars;
+        self.elements += c.elements;
+        self.links += c.links;
+        self.text_nodes += c.text_nodes;
+        self.images += c.images;
+    }
+}
+
 /// A counted (not white-space-only) text node, in document order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TextInfo {
@@ -465,13 +478,7 @@ pub fn annotate_until<'a>(
                     _ => other_stats[slots[id.index()] as usize],
                 };
                 let parent = dom.node(id).parent;
-                let p = non_text(dom, &slots, &mut element_stats, &mut other_stats, parent);
-                p.chars += c.chars;
-                p.link_chars += c.link_chars;
-                p.elements += c.elements;
-                p.links += c.links;
-                p.text_nodes += c.text_nodes;
-                p.images += c.images;
+                non_text(dom, &slots, &mut element_stats, &mut other_stats, parent).add_subtree(&c);
             }
         }
     }
@@ -553,13 +560,7 @@ mod tests {
                     in_link -= u32::from(dom.is(id, Tag::A));
                     if id != root {
                         let c = stats[id.index()];
-                        let p = &mut stats[dom.node(id).parent.index()];
-                        p.chars += c.chars;
-                        p.link_chars += c.link_chars;
-                        p.elements += c.elements;
-                        p.links += c.links;
-                        p.text_nodes += c.text_nodes;
-                        p.images += c.images;
+                        stats[dom.node(id).parent.index()].add_subtree(&c);
                     }
                 }
             }
