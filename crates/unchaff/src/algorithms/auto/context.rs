@@ -117,7 +117,7 @@ pub fn context_features(b: &Blocks, p: &[f32]) -> Vec<[f32; N]> {
     let mut g_tot = vec![0f32; ng];
     let mut g_max = vec![0f32; ng];
     let mut g_n = vec![0u32; ng];
-    let mut record = vec![usize::MAX; ne];
+    let mut record = vec![u32::MAX; ne];
     for e in 0..ne {
         match b.element_group.get(e).map(|&g| g as usize) {
             Some(g) if g < ng => {
@@ -127,7 +127,7 @@ pub fn context_features(b: &Blocks, p: &[f32]) -> Vec<[f32; N]> {
                 if tot[e] >= RECORD_MIN_CHARS {
                     g_max[g] = g_max[g].max(mean(mass[e], tot[e]));
                 }
-                record[e] = e;
+                record[e] = e as u32;
             }
             _ => {
                 let up = b.element_parent[e] as usize;
@@ -175,9 +175,9 @@ pub fn context_features(b: &Blocks, p: &[f32]) -> Vec<[f32; N]> {
             let (p3, m3) = region(a3);
             let (path_m, path_c) = path_mass.get(&b.block_path[k]).copied().unwrap_or_default();
             let (p_rec, p_rec_max, rec_n) = match record[e] {
-                usize::MAX => (0.0, 0.0, 0.0),
+                u32::MAX => (0.0, 0.0, 0.0),
                 r => {
-                    let g = b.element_group[r] as usize;
+                    let g = b.element_group[r as usize] as usize;
                     (mean(g_mass[g], g_tot[g]), g_max[g], (g_n[g] as f32).ln_1p())
                 }
             };

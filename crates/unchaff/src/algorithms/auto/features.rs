@@ -195,28 +195,60 @@ impl Default for Context {
     }
 }
 
-/// Numbers the record groups: the keys (parent, tag, class) that at
-/// least [`RECORD_MIN_MEMBERS`] elements share.
-fn record_groups(keys: &[Option<(u32, Tag, &str)>], out: &mut Blocks) {
-    let mut members: FxHashMap<(u32, Tag, &str), (u32, u32)> = FxHashMap::default();
-    for k in keys.iter().flatten() {
-        members.entry(*k).or_insert((0, NO_GROUP)).0 += 1;
+/// Record candidates while the elements are read: each candidate
+/// element's key (parent, tag, class) as a dense key number, and how many
+/// elements share each key. Four bytes an element, so that an
+/// element-dense page pays little for it (docs/BENCHMARKS.md).
+#[derive(Default)]
+struct RecordKeys<'a> {
+    ids: FxHashMap<(u32, Tag, &'a str), u32>,
+    members: Vec<u32>,
+    /// Each element's key number, [`NO_GROUP`] for a non-candidate.
+    of: Vec<u32>,
+}
+
+impl<'a> RecordKeys<'a> {
+    fn push(&mut self, key: Option<(u32, Tag, &'a str)>) {
+        let id = match key {
+            None => NO_GROUP,
+            Some(k) => {
+                let next = self.members.len() as u32;
+                let id = *self.ids.entry(k).or_insert(next);
+                if id == next {
+                    self.members.push(0);
+                }
+                self.members[id as usize] += 1;
+                id
+            }
+        };
+        self.of.push(id);
     }
-    let mut groups = 0u32;
-    out.element_group = keys
-        .iter()
-        .map(|k| match k.and_then(|k| members.get_mut(&k)) {
-            Some((n, id)) if *n >= RECORD_MIN_MEMBERS => {
-                if *id == NO_GROUP {
-                    *id = groups;
+
+    /// Numbers the record groups (the keys at least
+    /// [`RECORD_MIN_MEMBERS`] elements share) into `out`, reusing the
+    /// per-element vector.
+    fn into_groups(self, out: &mut Blocks) {
+        let mut group_of_key = vec![NO_GROUP; self.members.len()];
+        let mut groups = 0u32;
+        let mut of = self.of;
+        for k in of.iter_mut() {
+            if *k == NO_GROUP {
+                continue;
+            }
+            let key = *k as usize;
+            *k = if self.members[key] >= RECORD_MIN_MEMBERS {
+                if group_of_key[key] == NO_GROUP {
+                    group_of_key[key] = groups;
                     groups += 1;
                 }
-                *id
-            }
-            _ => NO_GROUP,
-        })
-        .collect();
-    out.groups = groups;
+                group_of_key[key]
+            } else {
+                NO_GROUP
+            };
+        }
+        out.element_group = of;
+        out.groups = groups;
+    }
 }
 
 /// The `in_*` bit of a semantic element.
@@ -322,7 +354,8 @@ pub fn blocks(page: &Page<'_>, vocab: &Vocabulary) -> Blocks {
     let mut ctx = vec![Context::default(); ne];
     let mut cache: FxHashMap<&str, Families> = FxHashMap::default();
     // Each record candidate's (parent, tag, class), for the groups.
-    let mut record_key: Vec<Option<(u32, Tag, &str)>> = vec![None; ne];
+    let mut records = RecordKeys::default();
+    records.of.reserve(ne);
     for (i, &e) in page.elements.iter().enumerate() {
         let up = dom.node(e).parent;
         let parent = if e == root || up.is_none() {
@@ -359,12 +392,10 @@ pub fn blocks(page: &Page<'_>, vocab: &Vocabulary) -> Blocks {
         }
         // A classless `div` is layout, not a record; classless articles,
         // list items and rows are records by their tag.
-        if parent != u32::MAX
+        let candidate = parent != u32::MAX
             && record_tag(tag)
-            && (!class.is_empty() || matches!(tag, Tag::ARTICLE | Tag::LI | Tag::TR))
-        {
-            record_key[i] = Some((parent, tag, class));
-        }
+            && (!class.is_empty() || matches!(tag, Tag::ARTICLE | Tag::LI | Tag::TR));
+        records.push(candidate.then_some((parent, tag, class)));
         if fam != 0 {
             let depth = page.stats(e).depth;
             if fam & (1 << Family::Positive as u8) != 0 {
@@ -377,7 +408,8 @@ pub fn blocks(page: &Page<'_>, vocab: &Vocabulary) -> Blocks {
         }
         ctx[i] = c;
     }
-    record_groups(&record_key, &mut out);
+    debug_assert_eq!(records.of.len(), ne, "one record key an element");
+    records.into_groups(&mut out);
     // Pass 2, over the text nodes: blocks in order of their first text,
     // with their own counts.
     let mut index_of = vec![u32::MAX; ne];
