@@ -365,10 +365,11 @@ pub fn annotate_until<'a>(
 ) -> Result<Page<'a>, Error> {
     let mut seen: u32 = 0;
     let mut slots = vec![NO_SLOT; dom.len()];
-    let mut element_stats: Vec<NodeStats> = Vec::new();
+    // Allocated once (Dom::elements_made).
+    let mut element_stats: Vec<NodeStats> = Vec::with_capacity(dom.elements_made());
     let mut other_stats: Vec<NodeStats> = Vec::new();
-    let mut texts = Vec::new();
-    let mut elements = Vec::new();
+    let mut texts = Vec::with_capacity(dom.texts_made());
+    let mut elements = Vec::with_capacity(dom.elements_made());
     let mut paths = Paths::default();
 
     // The root's own path: the tags of its ancestors, then its own.

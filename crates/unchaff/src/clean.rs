@@ -118,9 +118,7 @@ fn clean_with(dom: &mut Dom, root: NodeId, keep_hidden: bool) -> CleanReport {
         }
         next = next_preorder(dom, root, id, skip_children);
     }
-    for id in doomed {
-        dom.detach(id);
-    }
+    dom.detach_all(&doomed);
     for id in emptied {
         while let Some(c) = dom.node(id).first_child.some() {
             dom.detach(c);

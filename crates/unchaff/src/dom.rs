@@ -264,15 +264,15 @@ pub struct Attr {
     pub end: u32,
 }
 
-/// A node and its links to its neighbours.
+/// A node and its links to its neighbours: 24 bytes. The previous
+/// sibling and the last child are kept beside the tree only while it is
+/// built ([`Dom::prev_sibling`], [`Dom::last_child`]).
 #[derive(Clone, Debug)]
 pub struct Node {
     /// Parent, or [`NodeId::NONE`].
     pub parent: NodeId,
     /// First child, or [`NodeId::NONE`].
     pub first_child: NodeId,
-    /// Previous sibling, or [`NodeId::NONE`].
-    pub prev_sibling: NodeId,
     /// Next sibling, or [`NodeId::NONE`].
     pub next_sibling: NodeId,
     /// What the node is.
@@ -284,11 +284,28 @@ impl Node {
         Node {
             parent: NodeId::NONE,
             first_child: NodeId::NONE,
-            prev_sibling: NodeId::NONE,
             next_sibling: NodeId::NONE,
             kind,
         }
     }
+}
+
+/// The links of a node kept only while the parser builds the tree: they
+/// make appending and inserting constant-time, and the tree is read far
+/// longer than it is built (8 bytes a node is a third of [`Node`]).
+#[derive(Clone, Copy, Debug)]
+struct BuildLinks {
+    /// Last child, or [`NodeId::NONE`].
+    last_child: NodeId,
+    /// Previous sibling, or [`NodeId::NONE`].
+    prev_sibling: NodeId,
+}
+
+impl BuildLinks {
+    const NONE: BuildLinks = BuildLinks {
+        last_child: NodeId::NONE,
+        prev_sibling: NodeId::NONE,
+    };
 }
 
 /// A parsed page.
@@ -308,12 +325,17 @@ pub struct Dom {
     /// name: a namespace outside [`Ns`]'s three, or a local name past the
     /// 65,535 distinct ones [`Dom::intern_tag`] tells apart.
     unusual_names: FxHashMap<NodeId, (Namespace, LocalName)>,
-    /// Each node's last child while the parser builds the tree (appending
-    /// is constant-time); emptied by [`Dom::done_building`], after which
-    /// [`Dom::last_child`] walks the children. Not in [`Node`]: the tree
-    /// is read far longer than it is built, and 4 bytes a node is an
-    /// eighth of it.
-    last_children: Vec<NodeId>,
+    /// Each node's last child and previous sibling while the parser
+    /// builds the tree; emptied by [`Dom::done_building`], after which
+    /// [`Dom::last_child`] and [`Dom::prev_sibling`] walk the children.
+    build_links: Vec<BuildLinks>,
+    /// Elements and text nodes created (attached or not): capacities for
+    /// the vectors that annotating fills, so that they are allocated
+    /// once instead of doubling (each doubling left the old buffer's
+    /// pages in the heap: about 15 MB on a 10 MB element-dense page).
+    elements_made: u32,
+    /// See [`Dom::elements_made`].
+    texts_made: u32,
 }
 
 impl Default for Dom {
@@ -336,7 +358,9 @@ impl Dom {
             tag_names: Vec::with_capacity(KNOWN_TAGS.len() + 16),
             tag_ids: FxHashMap::default(),
             unusual_names: FxHashMap::default(),
-            last_children: vec![NodeId::NONE],
+            build_links: vec![BuildLinks::NONE],
+            elements_made: 0,
+            texts_made: 0,
         };
         for name in KNOWN_TAGS {
             dom.intern_tag(&LocalName::from(*name));
@@ -348,6 +372,17 @@ impl Dom {
     #[inline]
     pub fn len(&self) -> usize {
         self.nodes.len()
+    }
+
+    /// Number of elements created, attached to the tree or not: at least
+    /// as many as any subtree holds.
+    pub fn elements_made(&self) -> usize {
+        self.elements_made as usize
+    }
+
+    /// Number of text nodes created, attached to the tree or not.
+    pub fn texts_made(&self) -> usize {
+        self.texts_made as usize
     }
 
     /// Whether the document has only its root node.
@@ -564,54 +599,142 @@ impl Dom {
 
     pub(crate) fn push(&mut self, kind: NodeKind) -> NodeId {
         let id = NodeId(u32::try_from(self.nodes.len()).unwrap_or(u32::MAX - 1));
+        match kind {
+            NodeKind::Element(_) => self.elements_made += 1,
+            NodeKind::Text { .. } => self.texts_made += 1,
+            _ => {}
+        }
         self.nodes.push(Node::new(kind));
         // While building (the table is never empty then: the document).
-        if !self.last_children.is_empty() {
-            self.last_children.push(NodeId::NONE);
+        if !self.build_links.is_empty() {
+            self.build_links.push(BuildLinks::NONE);
         }
         id
     }
 
-    /// Ends building: the table of last children is freed (see
-    /// [`Dom::last_child`]).
+    /// Ends building: the table of last children and previous siblings
+    /// is freed (see [`Dom::last_child`], [`Dom::prev_sibling`]).
     pub(crate) fn done_building(&mut self) {
-        self.last_children = Vec::new();
+        self.build_links = Vec::new();
     }
 
     /// The last child of `id`, or [`NodeId::NONE`]: kept while the tree
     /// is built, found by walking the children after.
     pub fn last_child(&self, id: NodeId) -> NodeId {
-        if let Some(&last) = self.last_children.get(id.index()) {
-            return last;
+        if let Some(links) = self.build_links.get(id.index()) {
+            return links.last_child;
         }
         self.children(id).last().unwrap_or(NodeId::NONE)
     }
 
-    /// Unlinks `id` from its parent and siblings (the subtree stays intact).
+    /// The previous sibling of `id`, or [`NodeId::NONE`]: kept while the
+    /// tree is built, found by walking the parent's children after.
+    pub fn prev_sibling(&self, id: NodeId) -> NodeId {
+        if let Some(links) = self.build_links.get(id.index()) {
+            return links.prev_sibling;
+        }
+        let parent = self.nodes[id.index()].parent;
+        if parent.is_none() {
+            return NodeId::NONE;
+        }
+        let mut prev = NodeId::NONE;
+        for c in self.children(parent) {
+            if c == id {
+                return prev;
+            }
+            prev = c;
+        }
+        NodeId::NONE
+    }
+
+    /// Unlinks `id` from its parent and siblings (the subtree stays
+    /// intact). Once the tree is built this walks the siblings before
+    /// `id`; [`Dom::detach_all`] unlinks many nodes in one pass.
     pub fn detach(&mut self, id: NodeId) {
-        let (parent, prev, next) = {
+        let (parent, next) = {
             let n = &self.nodes[id.index()];
-            (n.parent, n.prev_sibling, n.next_sibling)
+            (n.parent, n.next_sibling)
         };
         if parent.is_none() {
             return;
         }
+        let prev = if self.nodes[parent.index()].first_child == id {
+            NodeId::NONE
+        } else {
+            self.prev_sibling(id)
+        };
         if prev.is_none() {
             self.nodes[parent.index()].first_child = next;
         } else {
             self.nodes[prev.index()].next_sibling = next;
         }
         if next.is_none() {
-            if let Some(last) = self.last_children.get_mut(parent.index()) {
-                *last = prev;
+            if let Some(links) = self.build_links.get_mut(parent.index()) {
+                links.last_child = prev;
             }
-        } else {
-            self.nodes[next.index()].prev_sibling = prev;
+        } else if let Some(links) = self.build_links.get_mut(next.index()) {
+            links.prev_sibling = prev;
         }
         let n = &mut self.nodes[id.index()];
         n.parent = NodeId::NONE;
-        n.prev_sibling = NodeId::NONE;
         n.next_sibling = NodeId::NONE;
+        if let Some(links) = self.build_links.get_mut(id.index()) {
+            links.prev_sibling = NodeId::NONE;
+        }
+    }
+
+    /// [`Dom::detach`] of every node of `ids`, in one pass over their
+    /// parents' children (detaching them one by one would walk the
+    /// siblings before each: quadratic in a long list of children).
+    pub fn detach_all(&mut self, ids: &[NodeId]) {
+        if ids.is_empty() {
+            return;
+        }
+        // Per node: whether it is to be detached, whether its children
+        // were relinked.
+        const DOOMED: u8 = 1;
+        const RELINKED: u8 = 2;
+        let mut mark = vec![0u8; self.nodes.len()];
+        for &id in ids {
+            mark[id.index()] |= DOOMED;
+        }
+        for &id in ids {
+            let parent = self.nodes[id.index()].parent;
+            if parent.is_none() || mark[parent.index()] & RELINKED != 0 {
+                continue;
+            }
+            mark[parent.index()] |= RELINKED;
+            // Relink the children that stay, in order.
+            let mut prev = NodeId::NONE;
+            let mut cur = self.nodes[parent.index()].first_child;
+            while let Some(c) = cur.some() {
+                cur = self.nodes[c.index()].next_sibling;
+                if mark[c.index()] & DOOMED != 0 {
+                    let n = &mut self.nodes[c.index()];
+                    n.parent = NodeId::NONE;
+                    n.next_sibling = NodeId::NONE;
+                    if let Some(links) = self.build_links.get_mut(c.index()) {
+                        links.prev_sibling = NodeId::NONE;
+                    }
+                    continue;
+                }
+                match prev.some() {
+                    None => self.nodes[parent.index()].first_child = c,
+                    Some(p) => self.nodes[p.index()].next_sibling = c,
+                }
+                if let Some(links) = self.build_links.get_mut(c.index()) {
+                    links.prev_sibling = prev;
+                }
+                prev = c;
+            }
+            match prev.some() {
+                None => self.nodes[parent.index()].first_child = NodeId::NONE,
+                Some(p) => self.nodes[p.index()].next_sibling = NodeId::NONE,
+            }
+            if let Some(links) = self.build_links.get_mut(parent.index()) {
+                links.last_child = prev;
+            }
+        }
     }
 
     /// Links the detached node `child` as the last child of `parent`.
@@ -620,30 +743,36 @@ impl Dom {
         {
             let c = &mut self.nodes[child.index()];
             c.parent = parent;
-            c.prev_sibling = last;
             c.next_sibling = NodeId::NONE;
+        }
+        if let Some(links) = self.build_links.get_mut(child.index()) {
+            links.prev_sibling = last;
         }
         if last.is_none() {
             self.nodes[parent.index()].first_child = child;
         } else {
             self.nodes[last.index()].next_sibling = child;
         }
-        if let Some(l) = self.last_children.get_mut(parent.index()) {
-            *l = child;
+        if let Some(links) = self.build_links.get_mut(parent.index()) {
+            links.last_child = child;
         }
     }
 
     /// Links the detached node `child` just before `sibling`.
     pub(crate) fn insert_before(&mut self, sibling: NodeId, child: NodeId) {
         let parent = self.nodes[sibling.index()].parent;
-        let prev = self.nodes[sibling.index()].prev_sibling;
+        let prev = self.prev_sibling(sibling);
         {
             let c = &mut self.nodes[child.index()];
             c.parent = parent;
-            c.prev_sibling = prev;
             c.next_sibling = sibling;
         }
-        self.nodes[sibling.index()].prev_sibling = child;
+        if let Some(links) = self.build_links.get_mut(child.index()) {
+            links.prev_sibling = prev;
+        }
+        if let Some(links) = self.build_links.get_mut(sibling.index()) {
+            links.prev_sibling = child;
+        }
         if prev.is_none() {
             if !parent.is_none() {
                 self.nodes[parent.index()].first_child = child;
@@ -817,14 +946,15 @@ mod tests {
     }
 
     #[test]
-    fn nodes_are_28_bytes() {
-        // Four links (16 bytes; the last child is kept beside the tree
-        // only while it is built) and a 12-byte kind whose variant lives
-        // in the spare values of `Ns`: element-dense pages make a node
-        // every 7 bytes of markup, so this is most of their memory.
+    fn nodes_are_24_bytes() {
+        // Three links (12 bytes; the last child and the previous sibling
+        // are kept beside the tree only while it is built) and a 12-byte
+        // kind whose variant lives in the spare values of `Ns`:
+        // element-dense pages make a node every 7 bytes of markup, so
+        // this is most of their memory.
         assert_eq!(std::mem::size_of::<ElementData>(), 12);
         assert_eq!(std::mem::size_of::<NodeKind>(), 12);
-        assert!(std::mem::size_of::<Node>() <= 28);
+        assert!(std::mem::size_of::<Node>() <= 24);
     }
 
     #[test]
@@ -885,6 +1015,93 @@ mod tests {
         dom.append_child(p, z);
         assert_eq!(dom.children(p).collect::<Vec<_>>(), vec![x, z]);
         assert_eq!(dom.last_child(p), z);
+    }
+
+    #[test]
+    fn prev_siblings_while_building_and_after() {
+        let mut dom = Dom::new();
+        let mk = new_div;
+        let (p, x, y, z) = (mk(&mut dom), mk(&mut dom), mk(&mut dom), mk(&mut dom));
+        dom.append_child(DOCUMENT, p);
+        dom.append_child(p, x);
+        dom.append_child(p, z);
+        dom.insert_before(z, y);
+        assert_eq!([x, y, z].map(|n| dom.prev_sibling(n)), [NodeId::NONE, x, y]);
+        dom.detach(y);
+        assert_eq!(dom.prev_sibling(z), x);
+        dom.insert_before(z, y);
+        dom.done_building();
+        // Found by walking now.
+        assert_eq!(
+            [x, y, z, p].map(|n| dom.prev_sibling(n)),
+            [NodeId::NONE, x, y, NodeId::NONE]
+        );
+        dom.detach(y);
+        assert_eq!(dom.prev_sibling(z), x);
+        assert_eq!(dom.prev_sibling(y), NodeId::NONE);
+        assert_eq!(dom.children(p).collect::<Vec<_>>(), vec![x, z]);
+    }
+
+    /// Every node's parent, first child and next sibling.
+    fn links(dom: &Dom) -> Vec<(NodeId, NodeId, NodeId)> {
+        dom.nodes
+            .iter()
+            .map(|n| (n.parent, n.first_child, n.next_sibling))
+            .collect()
+    }
+
+    #[test]
+    fn detach_all_is_detach_one_by_one() {
+        // A parent of twelve children, the even ones each with two
+        // children of their own.
+        let build = || {
+            let mut dom = Dom::new();
+            let root = new_div(&mut dom);
+            dom.append_child(DOCUMENT, root);
+            let mut kids = Vec::new();
+            for i in 0..12 {
+                let c = new_div(&mut dom);
+                dom.append_child(root, c);
+                kids.push(c);
+                if i % 2 == 0 {
+                    for _ in 0..2 {
+                        let g = new_div(&mut dom);
+                        dom.append_child(c, g);
+                        kids.push(g);
+                    }
+                }
+            }
+            (dom, kids)
+        };
+        let picks: [&[usize]; 6] = [
+            &[],
+            &[0],
+            &[0, 1, 2, 3],
+            &[5, 16, 17, 4],
+            &[1, 2, 4, 7, 9, 11, 14, 20, 23],
+            &[0, 3, 6, 9, 12, 15, 18, 21, 3, 0],
+        ];
+        for building in [true, false] {
+            for pick in picks {
+                let (mut one, kids) = build();
+                let (mut all, _) = build();
+                if !building {
+                    one.done_building();
+                    all.done_building();
+                }
+                let ids: Vec<NodeId> = pick.iter().map(|&i| kids[i]).collect();
+                for &id in &ids {
+                    one.detach(id);
+                }
+                all.detach_all(&ids);
+                assert_eq!(links(&one), links(&all), "{pick:?}");
+                for i in 0..one.len() {
+                    let n = NodeId(i as u32);
+                    assert_eq!(one.prev_sibling(n), all.prev_sibling(n), "{pick:?} {i}");
+                    assert_eq!(one.last_child(n), all.last_child(n), "{pick:?} {i}");
+                }
+            }
+        }
     }
 
     #[test]

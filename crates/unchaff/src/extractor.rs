@@ -382,9 +382,7 @@ impl Extractor {
             return Vec::new();
         };
         let hits = site.matches(dom, root);
-        for &h in &hits {
-            dom.detach(h);
-        }
+        dom.detach_all(&hits);
         hits
     }
 
@@ -442,6 +440,7 @@ fn description_page(
 fn without_tables(dom: &Dom) -> Dom {
     use crate::dom::Tag;
     let mut copy = dom.clone();
+    let mut data_tables = Vec::new();
     for i in 0..dom.len() {
         let table = NodeId(i as u32);
         if !dom.is(table, Tag::TABLE) {
@@ -461,9 +460,10 @@ fn without_tables(dom: &Dom) -> Dom {
             }
         }
         if header || !layout {
-            copy.detach(table);
+            data_tables.push(table);
         }
     }
+    copy.detach_all(&data_tables);
     copy
 }
 

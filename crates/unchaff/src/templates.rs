@@ -164,9 +164,7 @@ impl EntrySet {
     /// returns how many.
     pub fn remove_from(&self, dom: &mut Dom, root: NodeId) -> usize {
         let hits = self.matches(dom, root);
-        for &id in &hits {
-            dom.detach(id);
-        }
+        dom.detach_all(&hits);
         hits.len()
     }
 }

@@ -370,7 +370,7 @@ impl TreeSink for Sink {
                 dom.insert_before(sibling, c.id);
             }
             NodeOrText::AppendText(t) => {
-                let prev = dom.nodes[sibling.index()].prev_sibling;
+                let prev = dom.prev_sibling(sibling);
                 if !prev.is_none() && matches!(dom.nodes[prev.index()].kind, NodeKind::Text { .. })
                 {
                     dom.extend_text(prev, &t);

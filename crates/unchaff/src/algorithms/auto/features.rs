@@ -169,7 +169,7 @@ fn record_tag(t: Tag) -> bool {
 }
 
 /// Per-element context inherited from the ancestors.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
 struct Context {
     /// Semantic-element bits (index into the `in_*` features).
     tags: u16,
@@ -183,6 +183,57 @@ struct Context {
 
 /// No container of the kind above.
 const NONE: u32 = u32::MAX;
+
+/// Each element's [`Context`] as a 4-byte number into a table of
+/// contexts, instead of the 12-byte context itself: most elements inherit
+/// their parent's unchanged, and siblings that change it alike (a list of
+/// links) share one entry.
+struct Contexts {
+    /// The contexts; entry 0 is the empty one.
+    table: Vec<Context>,
+    /// Each element's entry in `table`.
+    of: Vec<u32>,
+}
+
+impl Contexts {
+    fn with_capacity(elements: usize) -> Contexts {
+        Contexts {
+            table: vec![Context::default()],
+            of: Vec::with_capacity(elements),
+        }
+    }
+
+    /// The context of element `i` (the empty one past the end).
+    #[inline]
+    fn get(&self, i: usize) -> Context {
+        self.table[self.of.get(i).copied().unwrap_or(0) as usize]
+    }
+
+    /// Records the next element's context, `c`, derived from its parent's
+    /// (element `parent`, possibly none).
+    #[inline]
+    fn push(&mut self, parent: usize, c: Context) {
+        let from = self.of.get(parent).copied().unwrap_or(0);
+        let entry = if self.table[from as usize] == c {
+            from
+        } else {
+            // The last entry made serves the siblings that follow.
+            let last = self.table.len() - 1;
+            if self.table[last] != c {
+                self.table.push(c);
+            }
+            (self.table.len() - 1) as u32
+        };
+        self.of.push(entry);
+    }
+}
+
+/// [`blocks`]' owner table: each element's block owner (its nearest
+/// block-level ancestor or itself, as a position in `page.elements`)
+/// until pass 2 gives each owner its block index, written in place over
+/// the owner's own entry with this bit set. Element positions stay below
+/// it: 2³¹ elements need far more than [`crate::decode::DEFAULT_MAX_INPUT`].
+const BLOCK_INDEX: u32 = 1 << 31;
 
 impl Default for Context {
     fn default() -> Self {
@@ -351,7 +402,7 @@ pub fn blocks(page: &Page<'_>, vocab: &Vocabulary) -> Blocks {
     let ne = page.elements.len();
     let pos = |x: NodeId| page.element_index(x).map_or(u32::MAX, |i| i as u32);
     let mut owner = vec![0u32; ne];
-    let mut ctx = vec![Context::default(); ne];
+    let mut ctx = Contexts::with_capacity(ne);
     let mut cache: FxHashMap<&str, Families> = FxHashMap::default();
     // Each record candidate's (parent, tag, class), for the groups.
     let mut records = RecordKeys::default();
@@ -365,7 +416,7 @@ pub fn blocks(page: &Page<'_>, vocab: &Vocabulary) -> Blocks {
         };
         out.element_parent.push(parent);
         let tag = dom.tag(e).unwrap_or(Tag::DIV);
-        let mut c = ctx.get(parent as usize).copied().unwrap_or_default();
+        let mut c = ctx.get(parent as usize);
         let is_block = e == root || matches!(tag.flow(), Flow::Block | Flow::Cell);
         owner[i] = match owner.get(parent as usize) {
             Some(&o) if !is_block => o,
@@ -406,23 +457,31 @@ pub fn blocks(page: &Page<'_>, vocab: &Vocabulary) -> Blocks {
             }
             c.families |= fam;
         }
-        ctx[i] = c;
+        ctx.push(parent as usize, c);
     }
     debug_assert_eq!(records.of.len(), ne, "one record key an element");
     records.into_groups(&mut out);
     // Pass 2, over the text nodes: blocks in order of their first text,
     // with their own counts.
-    let mut index_of = vec![u32::MAX; ne];
+    // From here on `owner` turns into the block index of each owner
+    // (BLOCK_INDEX): `index_of` reads it.
     let mut own: Vec<Own> = Vec::new();
     out.text_block.reserve(page.texts.len());
     for t in &page.texts {
         let parent = dom.node(t.node).parent;
-        let at = if parent.is_none() { 0 } else { pos(parent) };
-        let b_pos = owner.get(at as usize).copied().unwrap_or(0) as usize;
-        let mut k = index_of[b_pos];
-        if k == u32::MAX {
+        let at = if parent.is_none() { 0 } else { pos(parent) } as usize;
+        let b_pos = match owner.get(at) {
+            // An owner already numbered owns itself.
+            Some(&o) if o & BLOCK_INDEX != 0 => at,
+            Some(&o) => o as usize,
+            None => 0,
+        };
+        let mut k = owner[b_pos];
+        if k & BLOCK_INDEX != 0 {
+            k &= !BLOCK_INDEX;
+        } else {
             k = out.nodes.len() as u32;
-            index_of[b_pos] = k;
+            owner[b_pos] = k | BLOCK_INDEX;
             out.nodes.push(page.elements[b_pos]);
             out.block_element.push(b_pos as u32);
             own.push(Own::default());
@@ -443,12 +502,16 @@ pub fn blocks(page: &Page<'_>, vocab: &Vocabulary) -> Blocks {
     // What is sized by the elements is freed as soon as it is read for
     // the last time, or kept for the blocks only: on element-dense pages
     // these vectors are a large part of the memory.
-    drop(owner);
+    // The block of each element that is one.
+    let index_of = |i: usize| {
+        let k = owner[i];
+        (k & BLOCK_INDEX != 0).then_some((k & !BLOCK_INDEX) as usize)
+    };
     // Pass 3, bottom-up over the elements: which blocks contain others.
     let mut below = vec![false; ne];
     for i in (1..ne).rev() {
         let up = out.element_parent[i] as usize;
-        if up < i && (below[i] || index_of[i] != u32::MAX) {
+        if up < i && (below[i] || index_of(i).is_some()) {
             below[up] = true;
         }
     }
@@ -458,7 +521,11 @@ pub fn blocks(page: &Page<'_>, vocab: &Vocabulary) -> Blocks {
         .map(|&i| !below[i as usize])
         .collect();
     drop(below);
-    let block_ctx: Vec<Context> = out.block_element.iter().map(|&i| ctx[i as usize]).collect();
+    let block_ctx: Vec<Context> = out
+        .block_element
+        .iter()
+        .map(|&i| ctx.get(i as usize))
+        .collect();
     drop(ctx);
     out.chars = own.iter().map(|o| o.chars).collect();
     out.comment = block_ctx
@@ -468,11 +535,9 @@ pub fn blocks(page: &Page<'_>, vocab: &Vocabulary) -> Blocks {
 
     // Whole-page candidates. CETD-TPC's chosen block, its largest score
     // and each block's score (not a node-sized vector of them):
-    let (cetd_best, cetd_max, cetd_block) = CetdTpc::default().best_max_and_some(page, nb, |i| {
-        let k = index_of[i];
-        (k != u32::MAX).then_some(k as usize)
-    });
-    drop(index_of);
+    let (cetd_best, cetd_max, cetd_block) =
+        CetdTpc::default().best_max_and_some(page, nb, index_of);
+    drop(owner);
     // Readability's top candidate: each block of enough text scores
     // 1 + commas + length bonus for its parent and half for its
     // grandparent; a candidate's score is scaled by 1 − its link density.
@@ -714,6 +779,40 @@ mod tests {
         // the one paragraph of 25 characters or more).
         assert_eq!(get(&b, 2, "in_top"), 1.0);
         assert_eq!(get(&b, 0, "in_top"), 0.0);
+    }
+
+    #[test]
+    fn contexts_are_shared_by_number() {
+        let link = Context {
+            tags: 1 << 13,
+            ..Context::default()
+        };
+        let nav = Context {
+            tags: 1 << 2,
+            negative_depth: 1,
+            ..Context::default()
+        };
+        // root (empty), nav, three links in it, a span under the first.
+        let mut c = Contexts::with_capacity(6);
+        c.push(usize::MAX, Context::default());
+        c.push(0, nav);
+        let in_nav = Context {
+            tags: nav.tags | link.tags,
+            ..nav
+        };
+        for _ in 0..3 {
+            c.push(1, in_nav);
+        }
+        c.push(2, in_nav);
+        let want = [Context::default(), nav, in_nav, in_nav, in_nav, in_nav];
+        for (i, w) in want.iter().enumerate() {
+            assert_eq!(c.get(i), *w, "element {i}");
+        }
+        // The empty context past the end; one entry for the three links
+        // and the span that inherits unchanged.
+        assert_eq!(c.get(6), Context::default());
+        assert_eq!(c.table.len(), 3);
+        assert_eq!(c.of, vec![0, 1, 2, 2, 2, 2]);
     }
 
     #[test]
