@@ -206,7 +206,7 @@ pub enum NodeKind {
 }
 
 /// An element's name and attributes: 12 bytes, and [`NodeKind`] keeps
-/// its variant in the spare values of [`Ns`], so a [`Node`] is 28 bytes
+/// its variant in the spare values of [`Ns`], so a [`Node`] is 24 bytes
 /// (element-dense pages are a node every 7 bytes of markup). The full
 /// name is [`Dom::element_name`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
