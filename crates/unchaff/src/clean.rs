@@ -1,6 +1,8 @@
 //! Stage 3, **clean** (SPEC §1): removes what no reader sees and no
 //! algorithm should score — scripts, styles, embedded frames, form
-//! controls, SVG/MathML internals, and anything hidden by markup.
+//! controls, SVG/MathML internals, and anything hidden by markup; and
+//! puts the blocks a server streamed after the page (React's
+//! `<div hidden id="S:…">`) where its script would have put them.
 //!
 //! **Unstable:** public for the tools of the unchaff workspace (evaluation,
 //! training, explanation); may change in any release. See the crate
@@ -11,6 +13,7 @@
 //! contents never entered the tree (see [`crate::parse`]).
 
 use crate::dom::{Dom, NodeId, Tag};
+use rustc_hash::FxHashMap;
 
 /// Elements dropped with everything inside them.
 ///
@@ -75,6 +78,9 @@ pub struct CleanReport {
     pub dropped: u32,
     /// Subtrees removed because markup hides them.
     pub hidden: u32,
+    /// Streamed blocks moved to their placeholders (React's
+    /// `<div hidden id="S:…">`, see [`MAX_STREAMED`]).
+    pub streamed: u32,
 }
 
 /// Cleans the subtree of `root` in place, after folding Arabic
@@ -95,36 +101,164 @@ pub fn clean_keeping_hidden(dom: &mut Dom, root: NodeId) -> CleanReport {
 
 fn clean_with(dom: &mut Dom, root: NodeId, keep_hidden: bool) -> CleanReport {
     crate::normalize::fold_presentation_forms(dom);
-    let mut report = CleanReport::default();
-    let mut doomed = Vec::new();
-    let mut emptied = Vec::new();
-    // Collect first (a pre-order walk skipping doomed subtrees), then cut.
-    let mut next = root.some();
+    let mut c = Collected {
+        keep_hidden,
+        ..Collected::default()
+    };
+    collect(dom, root, true, &mut c);
+    // Streamed boundaries: each revealed block is cleaned in turn (it may
+    // hold further boundaries, as React nests them).
+    while let Some(moved) = reveal_streamed(dom, &mut c) {
+        for m in moved {
+            collect(dom, m, false, &mut c);
+        }
+    }
+    // Blocks streamed without a place to go: hidden as they are, but for
+    // a rescue that keeps what is hidden.
+    for s in std::mem::take(&mut c.streamed) {
+        if keep_hidden && !s.placed {
+            collect(dom, s.node, true, &mut c);
+        }
+    }
+    dom.detach_all(&c.doomed);
+    for id in c.emptied {
+        while let Some(ch) = dom.node(id).first_child.some() {
+            dom.detach(ch);
+        }
+    }
+    c.report
+}
+
+/// Most streamed boundaries read on one page: React writes one for each
+/// `Suspense` that resolved late, a handful to a few dozen on real pages;
+/// past this, a page's further boundaries stay as the markup has them.
+pub const MAX_STREAMED: usize = 1024;
+
+/// A block a server streamed after the page (`<div hidden id="S:…">`).
+struct Streamed {
+    node: NodeId,
+    /// Whether its content went to its placeholder.
+    placed: bool,
+}
+
+/// What the walks of [`clean`] collect before anything is cut.
+#[derive(Default)]
+struct Collected {
+    keep_hidden: bool,
+    report: CleanReport,
+    doomed: Vec<NodeId>,
+    emptied: Vec<NodeId>,
+    /// Blocks streamed out of order, and the placeholders
+    /// (`<template id="B:…">`) they belong in; at most [`MAX_STREAMED`]
+    /// of each.
+    streamed: Vec<Streamed>,
+    /// The placeholders not yet filled, by key, in document order.
+    placeholders: FxHashMap<Box<str>, Vec<NodeId>>,
+    /// Placeholders read (filled or not).
+    placeholders_read: usize,
+}
+
+/// Collects what to cut in the subtree of `top` (a pre-order walk that
+/// skips doomed subtrees); `top` itself is exempt when `top_exempt`.
+fn collect(dom: &Dom, top: NodeId, top_exempt: bool, c: &mut Collected) {
+    let mut next = top.some();
     while let Some(id) = next {
         let mut skip_children = false;
         if let Some(tag) = dom.tag(id) {
-            if id != root && is_dropped(tag) {
-                report.dropped += 1;
-                doomed.push(id);
+            let exempt = top_exempt && id == top;
+            if !exempt
+                && tag == Tag::DIV
+                && c.streamed.len() < MAX_STREAMED
+                && streamed_key(dom, id, "S:").is_some()
+            {
+                // Read when placed (its placeholder may come later).
+                c.streamed.push(Streamed {
+                    node: id,
+                    placed: false,
+                });
+                if !c.keep_hidden {
+                    c.report.hidden += 1;
+                    c.doomed.push(id);
+                }
                 skip_children = true;
-            } else if id != root && !keep_hidden && is_hidden(dom, id) {
-                report.hidden += 1;
-                doomed.push(id);
+            } else if !exempt && is_dropped(tag) {
+                if tag == Tag::TEMPLATE
+                    && c.placeholders_read < MAX_STREAMED
+                    && let Some(key) =
+                        streamed_key(dom, id, "B:").or_else(|| streamed_key(dom, id, "P:"))
+                {
+                    c.placeholders_read += 1;
+                    c.placeholders.entry(key.into()).or_default().push(id);
+                }
+                c.report.dropped += 1;
+                c.doomed.push(id);
+                skip_children = true;
+            } else if !exempt && !c.keep_hidden && is_hidden(dom, id) {
+                c.report.hidden += 1;
+                c.doomed.push(id);
                 skip_children = true;
             } else if EMPTIED.contains(&tag) {
-                emptied.push(id);
+                c.emptied.push(id);
                 skip_children = true;
             }
         }
-        next = next_preorder(dom, root, id, skip_children);
+        next = next_preorder(dom, top, id, skip_children);
     }
-    dom.detach_all(&doomed);
-    for id in emptied {
-        while let Some(c) = dom.node(id).first_child.some() {
-            dom.detach(c);
-        }
+}
+
+/// Longest key read: React's are a few characters (`S:0`, `B:1a`).
+const MAX_STREAMED_KEY: usize = 32;
+
+/// The key of a streamed block (`prefix` "S:") or placeholder ("B:" for
+/// a boundary, "P:" for a segment): the rest of its `id`. A block must carry `hidden`, as React writes it.
+fn streamed_key<'a>(dom: &'a Dom, id: NodeId, prefix: &str) -> Option<&'a str> {
+    let key = dom.attr(id, "id")?.strip_prefix(prefix)?;
+    if key.is_empty()
+        || key.len() > MAX_STREAMED_KEY
+        || (prefix == "S:" && dom.attr(id, "hidden").is_none())
+    {
+        return None;
     }
-    report
+    Some(key)
+}
+
+/// React's streamed rendering (`renderToPipeableStream`, Next.js): a part
+/// of the page that was slow to render is sent after the rest, as a
+/// hidden `<div id="S:n">` at the end of the body, and a script moves it
+/// to its placeholder `<template id="B:n">` (before the loading state
+/// shown meanwhile) or `<template id="P:n">` (a segment of another
+/// streamed block). No script runs here, so without this step the
+/// article of such a page is hidden and its skeleton is all there is.
+/// Moves the children of every block whose placeholder is known to just
+/// before it; returns the moved nodes, still to be cleaned, or `None`
+/// when nothing moved.
+fn reveal_streamed(dom: &mut Dom, c: &mut Collected) -> Option<Vec<NodeId>> {
+    let mut moves = Vec::new();
+    for s in c.streamed.iter_mut().filter(|s| !s.placed) {
+        let Some(key) = streamed_key(dom, s.node, "S:") else {
+            continue;
+        };
+        let Some(slots) = c.placeholders.get_mut(key).filter(|v| !v.is_empty()) else {
+            continue;
+        };
+        // The first placeholder of the key in document order.
+        let b = slots.remove(0);
+        s.placed = true;
+        moves.push((s.node, b));
+    }
+    if moves.is_empty() {
+        return None;
+    }
+    c.report.streamed += moves.len() as u32;
+    let mut moved = Vec::new();
+    for (block, placeholder) in moves {
+        // A placeholder is only ever read outside the blocks still to be
+        // placed (their insides are not walked before they move), so it
+        // cannot lie inside `block`: the move makes no cycle.
+        moved.extend(dom.children(block));
+        dom.move_children_before(block, placeholder);
+    }
+    Some(moved)
 }
 
 /// The node after `id` in pre-order within `root`, optionally skipping
@@ -214,6 +348,59 @@ mod tests {
             .filter(|s| !s.is_empty())
             .collect();
         assert_eq!(kept, vec!["a", "b"]);
+    }
+
+    fn kept(html: &str) -> Vec<String> {
+        body_text(html)
+            .split('|')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(String::from)
+            .collect()
+    }
+
+    #[test]
+    fn streamed_blocks_go_to_their_placeholders() {
+        // React's streamed rendering: the article arrives last, hidden,
+        // and goes before its placeholder's loading state; its own
+        // boundary (B:1) and a segment (P:2) are filled in turn.
+        let html = r#"<header>site</header><template id="B:0"></template><div>Loading…</div>
+            <footer>foot</footer>
+            <div hidden id="S:0"><h1>Title</h1><template id="B:1"></template><p>body</p><script>x</script></div>
+            <div hidden id="S:1"><p>late</p><template id="P:2"></template></div>
+            <div hidden id="S:2"><p>segment</p></div>
+            <div hidden id="S:9"><p>no place</p></div>"#;
+        assert_eq!(
+            kept(html),
+            [
+                "site",
+                "Title",
+                "late",
+                "segment",
+                "body",
+                "Loading…",
+                "foot"
+            ]
+        );
+        let mut dom = parse(html);
+        let body = dom.body().unwrap();
+        assert_eq!(clean(&mut dom, body).streamed, 3);
+        // Without its placeholder a hidden block stays hidden, and an
+        // ordinary hidden div named like one is no boundary.
+        assert_eq!(
+            kept(r#"<p>a</p><div id="S:0">shown</div><template id="B:0"></template>"#),
+            ["a", "shown"]
+        );
+    }
+
+    #[test]
+    fn streamed_blocks_never_make_a_cycle() {
+        // A block whose placeholder is inside it, and two blocks of one
+        // key: each placeholder takes one block, and the walk ends.
+        let html = r#"<p>a</p><template id="B:0"></template>
+            <div hidden id="S:0"><p>one</p><template id="B:0"></template></div>
+            <div hidden id="S:0"><p>two</p></div>"#;
+        assert_eq!(kept(html), ["a", "one", "two"]);
     }
 
     #[test]

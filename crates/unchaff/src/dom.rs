@@ -782,6 +782,41 @@ impl Dom {
         }
     }
 
+    /// Moves all children of `from`, in order, to just before `sibling`
+    /// (which must not lie inside `from`): one walk to find `sibling`'s
+    /// previous sibling and one over the moved children, however many
+    /// there are (moving them one by one would walk `sibling`'s growing
+    /// list of previous siblings once each).
+    pub(crate) fn move_children_before(&mut self, from: NodeId, sibling: NodeId) {
+        let first = self.nodes[from.index()].first_child;
+        if first.is_none() || from == sibling {
+            return;
+        }
+        let parent = self.nodes[sibling.index()].parent;
+        let prev = self.prev_sibling(sibling);
+        let mut last = first;
+        let mut c = first;
+        while !c.is_none() {
+            self.nodes[c.index()].parent = parent;
+            last = c;
+            c = self.nodes[c.index()].next_sibling;
+        }
+        self.nodes[from.index()].first_child = NodeId::NONE;
+        self.nodes[last.index()].next_sibling = sibling;
+        if prev.is_none() {
+            if !parent.is_none() {
+                self.nodes[parent.index()].first_child = first;
+            }
+        } else {
+            self.nodes[prev.index()].next_sibling = first;
+        }
+        if !self.build_links.is_empty() {
+            self.build_links[from.index()].last_child = NodeId::NONE;
+            self.build_links[first.index()].prev_sibling = prev;
+            self.build_links[sibling.index()].prev_sibling = last;
+        }
+    }
+
     /// Appends `s` to text node `id`, keeping its bytes contiguous.
     pub(crate) fn extend_text(&mut self, id: NodeId, s: &str) {
         if let NodeKind::Text { start, end } = self.nodes[id.index()].kind {
@@ -1040,6 +1075,47 @@ mod tests {
         assert_eq!(dom.prev_sibling(z), x);
         assert_eq!(dom.prev_sibling(y), NodeId::NONE);
         assert_eq!(dom.children(p).collect::<Vec<_>>(), vec![x, z]);
+    }
+
+    #[test]
+    fn move_children_before_while_building_and_after() {
+        for done in [false, true] {
+            let mut dom = Dom::new();
+            let mk = new_div;
+            let (p, a, s, from, c1, c2) = (
+                mk(&mut dom),
+                mk(&mut dom),
+                mk(&mut dom),
+                mk(&mut dom),
+                mk(&mut dom),
+                mk(&mut dom),
+            );
+            dom.append_child(DOCUMENT, p);
+            dom.append_child(p, a);
+            dom.append_child(p, s);
+            dom.append_child(p, from);
+            dom.append_child(from, c1);
+            dom.append_child(from, c2);
+            if done {
+                dom.done_building();
+            }
+            dom.move_children_before(from, s);
+            assert_eq!(
+                dom.children(p).collect::<Vec<_>>(),
+                vec![a, c1, c2, s, from]
+            );
+            assert_eq!(dom.children(from).count(), 0);
+            assert_eq!(dom.node(c2).parent, p);
+            assert_eq!([c1, c2, s].map(|n| dom.prev_sibling(n)), [a, c1, c2]);
+            assert_eq!(dom.last_child(p), from);
+            assert_eq!(dom.last_child(from), NodeId::NONE);
+            // To the front of a list.
+            dom.detach(c1);
+            dom.append_child(from, c1);
+            dom.detach(a);
+            dom.move_children_before(from, c2);
+            assert_eq!(dom.children(p).collect::<Vec<_>>(), vec![c1, c2, s, from]);
+        }
     }
 
     /// Every node's parent, first child and next sibling.

@@ -106,3 +106,24 @@ fn auto_shows_the_description_of_a_page_scripts_render() {
     );
     assert!(!text(&own).contains("telescope"));
 }
+
+/// A page rendered by React's streaming server (Next.js): header and
+/// footer first, the article late as a hidden block at the end, which a
+/// script moves to its placeholder. The page has text (a menu, a footer),
+/// so no rescue runs: the clean stage itself puts the article in place.
+#[test]
+fn an_article_streamed_after_the_page_is_put_in_its_place() {
+    let menu: String = (0..12)
+        .map(|i| format!("<li><a href=\"/s{i}\">Section number {i}</a></li>"))
+        .collect();
+    let page = format!(
+        "<html><body><header><nav><ul>{menu}</ul></nav></header>\
+         <template id=\"B:0\"></template><div class=\"skeleton\">Loading…</div>\
+         <footer><p>© 2026 Harbour News. All rights reserved. Terms of use and privacy policy.</p></footer>\
+         <div hidden id=\"S:0\"><main><article><h1>Sea wall</h1>{PROSE}</article></main></div>\
+         <script>$RC(\"B:0\",\"S:0\")</script></body></html>"
+    );
+    let t = text(&page);
+    assert!(t.contains("repair the old sea wall"), "{t}");
+    assert!(!t.contains("Section number"), "{t}");
+}
