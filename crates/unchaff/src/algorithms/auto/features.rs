@@ -14,7 +14,7 @@
 
 use rustc_hash::FxHashMap;
 
-use super::vocab::{Families, Family, Vocabulary};
+use super::vocab::{FAMILIES, Families, Family, Vocabulary};
 use crate::algorithms::cetd_tpc::CetdTpc;
 use crate::annotate::Page;
 use crate::dom::{Flow, NodeId, Tag};
@@ -387,26 +387,63 @@ fn scan(s: &str, o: &mut Own) {
     }
 }
 
-/// The blocks of `page` with their features. `vocab` is the compiled
-/// class/id vocabulary (built once per extractor).
-pub fn blocks(page: &Page<'_>, vocab: &Vocabulary) -> Blocks {
+/// Share of the page's text that the containers of one noise family may
+/// hold before the family says nothing: a page is not mostly sidebar or
+/// menu, so a name on (nearly) everything is the site's layout (a page
+/// builder's `elementor-widget` wrapping every paragraph, a `has-sidebar`
+/// on the body), not a verdict on the text inside.
+pub const WIDE_SHARE: f32 = 0.5;
+
+/// The families [`WIDE_SHARE`] applies to: the noise families but
+/// comments, which can rightly outweigh the article they follow.
+const WIDE_FAMILIES: Families = NEGATIVE & !(1 << Family::Comment as u8);
+
+/// Pass 1's results: each element's parent position, block owner and
+/// inherited context, the record keys, and the text each family's
+/// outermost containers hold.
+struct Inherited<'a> {
+    parent: Vec<u32>,
+    owner: Vec<u32>,
+    ctx: Contexts,
+    records: RecordKeys<'a>,
+    covered: [u32; FAMILIES],
+}
+
+impl Inherited<'_> {
+    /// The [`WIDE_FAMILIES`] whose containers hold at least
+    /// [`WIDE_SHARE`] of the page's `total` characters.
+    fn wide(&self, total: u32) -> Families {
+        let mut wide = 0;
+        for (f, &c) in self.covered.iter().enumerate() {
+            let bit = 1 << f;
+            if WIDE_FAMILIES & bit != 0 && total > 0 && c as f32 >= WIDE_SHARE * total as f32 {
+                wide |= bit;
+            }
+        }
+        wide
+    }
+}
+
+/// Pass 1, top-down over the elements (indexed by their position in
+/// document order): block owner and the context each inherits, with the
+/// families in `mask` ignored.
+fn inherit<'a>(
+    page: &Page<'a>,
+    vocab: &Vocabulary,
+    cache: &mut FxHashMap<&'a str, Families>,
+    mask: Families,
+) -> Inherited<'a> {
     let dom = page.dom;
     let root = page.root;
-    let mut out = Blocks::default();
-    if page.elements.is_empty() {
-        return out;
-    }
-    out.element_parent.reserve(page.elements.len());
-    // Pass 1, top-down over the elements (indexed by their position in
-    // document order, `pos`): block owner, context.
     let ne = page.elements.len();
     let pos = |x: NodeId| page.element_index(x).map_or(u32::MAX, |i| i as u32);
+    let mut parents = Vec::with_capacity(ne);
     let mut owner = vec![0u32; ne];
     let mut ctx = Contexts::with_capacity(ne);
-    let mut cache: FxHashMap<&str, Families> = FxHashMap::default();
     // Each record candidate's (parent, tag, class), for the groups.
     let mut records = RecordKeys::default();
     records.of.reserve(ne);
+    let mut covered = [0u32; FAMILIES];
     for (i, &e) in page.elements.iter().enumerate() {
         let up = dom.node(e).parent;
         let parent = if e == root || up.is_none() {
@@ -414,7 +451,7 @@ pub fn blocks(page: &Page<'_>, vocab: &Vocabulary) -> Blocks {
         } else {
             pos(up)
         };
-        out.element_parent.push(parent);
+        parents.push(parent);
         let tag = dom.tag(e).unwrap_or(Tag::DIV);
         let mut c = ctx.get(parent as usize);
         let is_block = e == root || matches!(tag.flow(), Flow::Block | Flow::Cell);
@@ -441,6 +478,7 @@ pub fn blocks(page: &Page<'_>, vocab: &Vocabulary) -> Blocks {
                 fam |= *cache.entry(v).or_insert_with(|| vocab.families(v));
             }
         }
+        fam &= !mask;
         // A classless `div` is layout, not a record; classless articles,
         // list items and rows are records by their tag.
         let candidate = parent != u32::MAX
@@ -448,7 +486,18 @@ pub fn blocks(page: &Page<'_>, vocab: &Vocabulary) -> Blocks {
             && (!class.is_empty() || matches!(tag, Tag::ARTICLE | Tag::LI | Tag::TR));
         records.push(candidate.then_some((parent, tag, class)));
         if fam != 0 {
-            let depth = page.stats(e).depth;
+            let stats = page.element_stats(i);
+            // The outermost container of each family: its text counts
+            // once.
+            let outermost = fam & !c.families;
+            if outermost != 0 {
+                for (f, cov) in covered.iter_mut().enumerate() {
+                    if outermost & (1 << f) != 0 {
+                        *cov += stats.chars;
+                    }
+                }
+            }
+            let depth = stats.depth;
             if fam & (1 << Family::Positive as u8) != 0 {
                 c.positive_depth = depth;
             }
@@ -459,6 +508,42 @@ pub fn blocks(page: &Page<'_>, vocab: &Vocabulary) -> Blocks {
         }
         ctx.push(parent as usize, c);
     }
+    Inherited {
+        parent: parents,
+        owner,
+        ctx,
+        records,
+        covered,
+    }
+}
+
+/// The blocks of `page` with their features. `vocab` is the compiled
+/// class/id vocabulary (built once per extractor).
+pub fn blocks(page: &Page<'_>, vocab: &Vocabulary) -> Blocks {
+    let dom = page.dom;
+    let root = page.root;
+    let mut out = Blocks::default();
+    if page.elements.is_empty() {
+        return out;
+    }
+    let ne = page.elements.len();
+    let pos = |x: NodeId| page.element_index(x).map_or(u32::MAX, |i| i as u32);
+    let mut cache: FxHashMap<&str, Families> = FxHashMap::default();
+    // Pass 1, top-down over the elements: block owner, context. A noise
+    // family that wraps most of the page is read again without it.
+    let mut first = inherit(page, vocab, &mut cache, 0);
+    let wide = first.wide(page.stats(root).chars);
+    if wide != 0 {
+        first = inherit(page, vocab, &mut cache, wide);
+    }
+    let Inherited {
+        parent: element_parent,
+        mut owner,
+        ctx,
+        records,
+        ..
+    } = first;
+    out.element_parent = element_parent;
     debug_assert_eq!(records.of.len(), ne, "one record key an element");
     records.into_groups(&mut out);
     // Pass 2, over the text nodes: blocks in order of their first text,
@@ -737,6 +822,48 @@ mod tests {
         <p>One, two. Three four. Five six seven eight.</p>\
         <p>Five <a href=x>six</a></p></div>\
         <div id=comments><p>Nice post!</p></div></body>";
+
+    #[test]
+    fn a_family_on_most_of_the_page_says_nothing() {
+        // A page builder names every paragraph's wrapper a "widget"; the
+        // real sidebar is a small part of the page.
+        let widget = |t: &str| {
+            format!(
+                "<div class=elementor-widget><div class=elementor-widget-container><p>{t}</p></div></div>"
+            )
+        };
+        let article: String = (0..4)
+            .map(|i| {
+                widget(&format!(
+                    "Paragraph {i} of the article, long enough to matter."
+                ))
+            })
+            .collect();
+        let html = format!(
+            "<body><div class=wrap>{article}</div><div id=sidebar><p>Links</p></div></body>"
+        );
+        let dom = parse(&html);
+        let page = page_of(&dom);
+        let b = blocks(&page, &Vocabulary::new());
+        assert_eq!(b.nodes.len(), 5);
+        // The widgets hold ~96% of the text: not a sidebar, so neither
+        // the family nor the nearest noise container counts.
+        assert_eq!(get(&b, 0, "v_sidebar"), 0.0);
+        assert_eq!(get(&b, 0, "negative_dist"), NO_CONTAINER);
+        // … but the sidebar block itself is still in one: the text under
+        // `sidebar` names is the wide family's too, and is masked with
+        // it — the rule is per family, not per name.
+        assert_eq!(get(&b, 4, "v_sidebar"), 0.0);
+        // Without the widgets the sidebar is one.
+        let dom = parse(&format!(
+            "<body><div class=wrap><p>{}</p></div><div id=sidebar><p>Links</p></div></body>",
+            "Paragraph of the article, long enough to matter. ".repeat(4)
+        ));
+        let page = page_of(&dom);
+        let b = blocks(&page, &Vocabulary::new());
+        assert_eq!(get(&b, 1, "v_sidebar"), 1.0);
+        assert_eq!(get(&b, 0, "v_sidebar"), 0.0);
+    }
 
     #[test]
     fn blocks_and_their_own_text() {
