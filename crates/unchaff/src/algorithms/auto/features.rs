@@ -161,7 +161,7 @@ pub const RECORD_MIN_MEMBERS: u32 = 3;
 
 /// Whether an element of this tag can be a record: the containers that
 /// forum posts, comments and cards are written as.
-fn record_tag(t: Tag) -> bool {
+pub(super) fn record_tag(t: Tag) -> bool {
     matches!(
         t,
         Tag::DIV | Tag::ARTICLE | Tag::SECTION | Tag::LI | Tag::TR | Tag::TABLE | Tag::BLOCKQUOTE

@@ -29,6 +29,7 @@
 //! `include-comments=1` (`--include-comments`): then the prose of every
 //! block in a comment container (class/id vocabulary) is kept as well.
 
+pub mod comments;
 pub mod context;
 pub mod features;
 pub mod headline;
@@ -263,6 +264,13 @@ impl Auto {
                     && link.is_some_and(|i| b.features[k][i] < COMMENT_MAX_LINK_RATIO);
                 *keep |= b.comment[k] && prose;
             }
+        }
+        if !self.include_comments {
+            // After the model: an article's comments go, a thread's
+            // replies stay (`comments`). The kept text outside them is
+            // at least `comments::ARTICLE_MIN_CHARS`, so the fallback's
+            // test below is not changed by it.
+            comments::drop_comments(page, b, &mut keep);
         }
         if too_short(kept) {
             // The next candidates: the blocks the model was less sure of.

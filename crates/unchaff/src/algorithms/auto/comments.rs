@@ -1,0 +1,160 @@
+//! Comments under an article are not its content.
+//!
+//! The first stage knows a comment by its container's name (`comment`,
+//! `reply`, `discussion`…), but the context stage sees a long thread as a
+//! large region of prose whose blocks repeat as records, which is what
+//! content looks like: held out, dragnet's articles with long threads
+//! came out with the whole thread (precision under 0.1). This phase
+//! settles it after the model: when the page has an article (kept text
+//! outside comment containers), the blocks inside comment containers go.
+//!
+//! A forum thread looks the same from outside: its first post outside a
+//! `reply` container, the replies inside. What tells them apart is that
+//! the replies of a thread are written like its first post (the same
+//! post container: XenForo's `message`, phpBB's `postbody`), while an
+//! article's body and its comments are not. So comment blocks are kept
+//! when their post container's tag and first class name are those of a
+//! kept post outside the comments. `include-comments` keeps them all.
+
+use super::features::{self, Blocks};
+use crate::annotate::Page;
+use crate::dom::Tag;
+
+/// Characters kept outside comment containers that make the page an
+/// article with comments: a couple of paragraphs (a forum's or a
+/// gallery's short opening line is less).
+pub const ARTICLE_MIN_CHARS: u32 = 300;
+
+/// A kept block outside the comments is a post whose container can mark
+/// the replies as posts when it has at least this many characters (a
+/// paragraph, not a caption or a button).
+pub const POST_MIN_CHARS: u32 = 100;
+
+/// Ancestors looked at for a block's post container: posts nest a few
+/// levels deep; a page nested deeper has no post container near its
+/// text.
+const POST_LOOKUP: usize = 64;
+
+/// A block's post container: the nearest ancestor (or the block itself)
+/// that can be a record (`div`, `article`, `li`…) and has a class, as its
+/// tag and first class name.
+fn post_of<'a>(page: &Page<'a>, b: &Blocks, k: usize) -> Option<(Tag, &'a str)> {
+    let dom = page.dom;
+    let mut e = *b.block_element.get(k)? as usize;
+    for _ in 0..POST_LOOKUP {
+        let n = *page.elements.get(e)?;
+        if let Some(t) = dom.tag(n)
+            && features::record_tag(t)
+            && let Some(first) = dom
+                .attr(n, "class")
+                .and_then(|c| c.split_ascii_whitespace().next())
+        {
+            return Some((t, first));
+        }
+        match b.element_parent.get(e) {
+            Some(&up) if (up as usize) < e => e = up as usize,
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// Unkeeps the blocks inside comment containers when the kept blocks
+/// outside them hold [`ARTICLE_MIN_CHARS`] or more, but for those written
+/// like a kept post (see the module documentation). Returns whether any
+/// block was dropped.
+pub fn drop_comments(page: &Page<'_>, b: &Blocks, keep: &mut [bool]) -> bool {
+    let n = keep.len().min(b.comment.len()).min(b.chars.len());
+    let article: u32 = (0..n)
+        .filter(|&k| keep[k] && !b.comment[k])
+        .map(|k| b.chars[k])
+        .sum();
+    if article < ARTICLE_MIN_CHARS || !(0..n).any(|k| keep[k] && b.comment[k]) {
+        return false;
+    }
+    let mut posts: Vec<(Tag, &str)> = Vec::new();
+    for (k, _) in keep.iter().enumerate().take(n).filter(|(_, kept)| **kept) {
+        if !b.comment[k]
+            && b.chars[k] >= POST_MIN_CHARS
+            && let Some(p) = post_of(page, b, k)
+            && !posts.contains(&p)
+        {
+            posts.push(p);
+        }
+    }
+    let mut dropped = false;
+    for (k, kept) in keep.iter_mut().enumerate().take(n) {
+        if *kept && b.comment[k] && !post_of(page, b, k).is_some_and(|p| posts.contains(&p)) {
+            *kept = false;
+            dropped = true;
+        }
+    }
+    dropped
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::algorithms::auto::vocab::Vocabulary;
+    use crate::algorithms::testutil::page_of;
+    use crate::parse::parse;
+
+    const PROSE: &str = "The council agreed to repair the old sea wall before the winter storms, and the engineers expect the work to take four months at a lower cost than planned.";
+
+    /// The text of the blocks `drop_comments` leaves kept when every
+    /// block was kept.
+    fn kept(html: &str) -> Vec<String> {
+        let dom = parse(html);
+        let page = page_of(&dom);
+        let b = features::blocks(&page, &Vocabulary::new());
+        let mut keep = vec![true; b.nodes.len()];
+        drop_comments(&page, &b, &mut keep);
+        let mut out = vec![String::new(); b.nodes.len()];
+        for (t, &k) in page.texts.iter().zip(&b.text_block) {
+            out[k as usize].push_str(dom.text_of(t.node).unwrap_or(""));
+        }
+        out.into_iter()
+            .zip(keep)
+            .filter(|(_, k)| *k)
+            .map(|(t, _)| t.chars().take(12).collect())
+            .collect()
+    }
+
+    #[test]
+    fn an_articles_comments_go() {
+        let html = format!(
+            "<body><div class=entry-content><p>Article one. {PROSE}</p><p>Article two. {PROSE}</p></div>\
+             <div id=comments><div class=comment-body><p>Comment one {PROSE}</p></div>\
+             <div class=comment-body><p>Comment two {PROSE}</p></div></div></body>"
+        );
+        assert_eq!(kept(&html), ["Article one.", "Article two."]);
+    }
+
+    #[test]
+    fn a_threads_replies_stay() {
+        // The opening post and the replies share their post container.
+        let post = |who: &str| {
+            format!(
+                "<article class=\"message is-unread\"><div class=bbWrapper>{who} {PROSE}</div></article>"
+            )
+        };
+        let html = format!(
+            "<body><div class=thread>{}</div><div class=js-replyContainer>{}{}</div></body>",
+            post("Opening"),
+            post("Reply one"),
+            post("Reply two")
+        );
+        assert_eq!(
+            kept(&html),
+            ["Opening The ", "Reply one Th", "Reply two Th"]
+        );
+    }
+
+    #[test]
+    fn comments_stay_without_an_article() {
+        // A short line outside the comments is no article.
+        let html =
+            format!("<body><p>Gallery</p><div id=comments><p>Comment one {PROSE}</p></div></body>");
+        assert_eq!(kept(&html), ["Gallery", "Comment one "]);
+    }
+}
