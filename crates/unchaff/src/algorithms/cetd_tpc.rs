@@ -138,13 +138,38 @@ pub fn tbd(page: &Page<'_>, v: crate::dom::NodeId) -> f64 {
         .sum()
 }
 
+/// Coverage numerators of `page.elements`, counts of text nodes (so
+/// `u32` like [`Page::texts`]' indices).
+enum Covered {
+    /// [`Coverage::Own`]: `prefix[i]` = content-path text nodes among
+    /// `texts[..i]`, an element's count read from its text range (no
+    /// element-sized vector: on element-dense pages it was 4 bytes an
+    /// element at `auto`'s peak).
+    Prefix(Vec<u32>),
+    /// [`Coverage::PageWide`]: each element's count.
+    Counts(Vec<u32>),
+}
+
+impl Covered {
+    /// The count of `page.elements[i]`.
+    #[inline]
+    fn get(&self, page: &Page<'_>, i: usize, v: crate::dom::NodeId) -> u32 {
+        match self {
+            Covered::Prefix(prefix) => {
+                let s = page.stats(v);
+                let b = s.text_begin as usize;
+                prefix[b + s.text_nodes as usize] - prefix[b]
+            }
+            Covered::Counts(c) => c[i],
+        }
+    }
+}
+
 impl CetdTpc {
-    /// Coverage numerators per element of `page.elements` (same order):
-    /// counts of text nodes, so `u32` like [`Page::texts`]' indices.
-    fn coverage_counts(&self, page: &Page<'_>, cp: &ContentPaths) -> Vec<u32> {
+    /// Coverage numerators of the elements of `page.elements`.
+    fn coverage_counts(&self, page: &Page<'_>, cp: &ContentPaths) -> Covered {
         match self.coverage {
             Coverage::Own => {
-                // prefix[i] = content-path text nodes among texts[..i].
                 let mut prefix = Vec::with_capacity(page.texts.len() + 1);
                 prefix.push(0u32);
                 let mut acc = 0u32;
@@ -152,16 +177,9 @@ impl CetdTpc {
                     acc += u32::from(cp.is_content[t.path.0 as usize]);
                     prefix.push(acc);
                 }
-                page.elements
-                    .iter()
-                    .map(|&v| {
-                        let s = page.stats(v);
-                        let b = s.text_begin as usize;
-                        prefix[b + s.text_nodes as usize] - prefix[b]
-                    })
-                    .collect()
+                Covered::Prefix(prefix)
             }
-            Coverage::PageWide => pagewide_counts(page, cp),
+            Coverage::PageWide => Covered::Counts(pagewide_counts(page, cp)),
         }
     }
 }
@@ -275,36 +293,33 @@ impl CetdTpc {
             .count() as u64;
         // The scores in f64 go straight to the arg-max, not to a vector
         // the size of the page's elements.
-        let tdtpc = page
-            .elements
-            .iter()
-            .zip(&covered)
-            .enumerate()
-            .map(|(i, (&v, &c))| {
-                // A page without a content path (no text at all) has no
-                // coverage to weigh by: fall back to density alone.
-                let ctpc = if total == 0 {
-                    1.0
-                } else {
-                    c as f64 / total as f64
-                };
-                let score = tbd(page, v) * ctpc;
-                each(i, v, score as f32);
-                score
-            });
+        let tdtpc = page.elements.iter().enumerate().map(|(i, &v)| {
+            let c = covered.get(page, i, v);
+            // A page without a content path (no text at all) has no
+            // coverage to weigh by: fall back to density alone.
+            let ctpc = if total == 0 {
+                1.0
+            } else {
+                c as f64 / total as f64
+            };
+            let score = tbd(page, v) * ctpc;
+            each(i, v, score as f32);
+            score
+        });
         Some(argmax_first(tdtpc).map(|i| page.elements[i]))
     }
 
     /// What [`Algorithm::run`] selects (the first best element), the
     /// largest of its scores (0 when it scores nothing), and the scores of
     /// the elements `slot` gives a slot to (by their position in
-    /// [`Page::elements`]; `slots` of them, 0 for those not scored),
-    /// without the node-sized score vector: `auto` reads only these.
+    /// [`Page::elements`], asked in ascending order; `slots` of them, 0
+    /// for those not scored), without the node-sized score vector: `auto`
+    /// reads only these.
     pub(crate) fn best_max_and_some(
         &self,
         page: &Page<'_>,
         slots: usize,
-        slot: impl Fn(usize) -> Option<usize>,
+        mut slot: impl FnMut(usize) -> Option<usize>,
     ) -> (Option<crate::dom::NodeId>, f32, Vec<f32>) {
         let mut max = 0f32;
         let mut some = vec![0f32; slots];
@@ -430,10 +445,11 @@ mod tests {
             .iter()
             .position(|&e| dom.is(e, Tag::DIV))
             .unwrap();
-        assert_eq!(own[first_div], 1);
-        assert_eq!(wide[first_div], 2);
-        assert_eq!(own[0], 2); // body
-        assert_eq!(wide[0], 2);
+        let (div, body) = (page.elements[first_div], page.elements[0]);
+        assert_eq!(own.get(&page, first_div, div), 1);
+        assert_eq!(wide.get(&page, first_div, div), 2);
+        assert_eq!(own.get(&page, 0, body), 2);
+        assert_eq!(wide.get(&page, 0, body), 2);
     }
 
     #[test]

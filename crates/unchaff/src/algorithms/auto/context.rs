@@ -71,36 +71,48 @@ fn mean(mass: f32, chars: f32) -> f32 {
 /// probabilities `p`.
 pub fn context_features(b: &Blocks, p: &[f32]) -> Vec<[f32; N]> {
     let nb = b.nodes.len();
-    let ne = b.element_parent.len();
     if nb == 0 || p.len() != nb || b.block_element.len() != nb {
         return Vec::new();
     }
     let chars: Vec<f32> = b.chars.iter().map(|&c| c.max(1) as f32).collect();
-    // Content mass and characters per element subtree, and subtree sizes:
-    // parents precede children, so one backward pass sums them.
-    let mut mass = vec![0f32; ne];
-    let mut size = vec![1u32; ne];
-    let mut tot = vec![0f32; ne];
+    // The aggregates over the element tree are taken over its held
+    // elements only (HeldTree): an element without a block beneath adds
+    // zeros, which leave an f32 sum as it was, and on element-dense pages
+    // most elements are such.
+    let t = HeldTree::new(b);
+    let nh = t.held.len();
+    let block_at: Vec<usize> = b.block_element.iter().map(|&e| t.at(e)).collect();
+    // Content mass and characters per subtree, and subtree sizes (in held
+    // elements): parents precede children, so one backward pass sums them.
+    let mut mass = vec![0f32; nh];
+    let mut size = vec![1u32; nh];
+    let mut tot = vec![0f32; nh];
     for k in 0..nb {
-        let e = b.block_element[k] as usize;
-        if e < ne {
+        let e = block_at[k];
+        if e < nh {
             mass[e] += p[k] * chars[k];
             tot[e] += chars[k];
         }
     }
-    for i in (1..ne).rev() {
-        let up = b.element_parent[i] as usize;
+    for i in (1..nh).rev() {
+        let up = t.parent[i] as usize;
         if up < i {
             mass[up] += mass[i];
             tot[up] += tot[i];
             size[up] += size[i];
         }
     }
-    let total_mass = mass.first().copied().unwrap_or(0.0).max(1e-6);
+    // The root's (element 0's) mass.
+    let root_mass = if t.held.first() == Some(&0) {
+        mass[0]
+    } else {
+        0.0
+    };
+    let total_mass = root_mass.max(1e-6);
     // The main regions: the deepest (last in document order) element
     // holding the share; those elements form a chain from the root.
     let main = MAIN_SHARES.map(|s| {
-        (0..ne)
+        (0..nh)
             .rev()
             .find(|&i| mass[i] >= s * total_mass)
             .unwrap_or(0)
@@ -117,23 +129,33 @@ pub fn context_features(b: &Blocks, p: &[f32]) -> Vec<[f32; N]> {
     let mut g_tot = vec![0f32; ng];
     let mut g_max = vec![0f32; ng];
     let mut g_n = vec![0u32; ng];
-    let mut record = vec![u32::MAX; ne];
-    for e in 0..ne {
-        match b.element_group.get(e).map(|&g| g as usize) {
-            Some(g) if g < ng => {
-                g_mass[g] += mass[e];
-                g_tot[g] += tot[e];
-                g_n[g] += 1;
-                if tot[e] >= RECORD_MIN_CHARS {
-                    g_max[g] = g_max[g].max(mean(mass[e], tot[e]));
-                }
-                record[e] = e as u32;
+    // Each held element's nearest record's group.
+    let mut record = vec![u32::MAX; nh];
+    for &(_, g) in &b.element_group {
+        if let Some(n) = g_n.get_mut(g as usize) {
+            *n += 1;
+        }
+    }
+    let mut next = 0;
+    for (h, &e) in t.held.iter().enumerate() {
+        while b.element_group.get(next).is_some_and(|&(x, _)| x < e) {
+            next += 1;
+        }
+        let g = match b.element_group.get(next) {
+            Some(&(x, g)) if x == e => g as usize,
+            _ => usize::MAX,
+        };
+        if g < ng {
+            g_mass[g] += mass[h];
+            g_tot[g] += tot[h];
+            if tot[h] >= RECORD_MIN_CHARS {
+                g_max[g] = g_max[g].max(mean(mass[h], tot[h]));
             }
-            _ => {
-                let up = b.element_parent[e] as usize;
-                if up < e {
-                    record[e] = record[up];
-                }
+            record[h] = g as u32;
+        } else {
+            let up = t.parent[h] as usize;
+            if up < h {
+                record[h] = record[up];
             }
         }
     }
@@ -161,10 +183,10 @@ pub fn context_features(b: &Blocks, p: &[f32]) -> Vec<[f32; N]> {
         .collect();
     (0..nb)
         .map(|k| {
-            let e = b.block_element[k] as usize;
+            let e = block_at[k];
             let up = |x: usize| -> usize {
-                match b.element_parent.get(x) {
-                    Some(&u) if (u as usize) < ne => u as usize,
+                match t.parent.get(x) {
+                    Some(&u) if (u as usize) < nh => u as usize,
                     _ => x,
                 }
             };
@@ -174,10 +196,10 @@ pub fn context_features(b: &Blocks, p: &[f32]) -> Vec<[f32; N]> {
             let (p2, m2) = region(a2);
             let (p3, m3) = region(a3);
             let (path_m, path_c) = path_mass.get(&b.block_path[k]).copied().unwrap_or_default();
-            let (p_rec, p_rec_max, rec_n) = match record[e] {
+            let (p_rec, p_rec_max, rec_n) = match record.get(e).copied().unwrap_or(u32::MAX) {
                 u32::MAX => (0.0, 0.0, 0.0),
-                r => {
-                    let g = b.element_group[r as usize] as usize;
+                g => {
+                    let g = g as usize;
                     (mean(g_mass[g], g_tot[g]), g_max[g], (g_n[g] as f32).ln_1p())
                 }
             };
@@ -216,6 +238,58 @@ pub fn context_features(b: &Blocks, p: &[f32]) -> Vec<[f32; N]> {
         .collect()
 }
 
+/// The elements that hold a block (the blocks' elements and their
+/// ancestors), in document order, as a tree of their own: a parent is
+/// held with its child, so each held subtree is a contiguous run.
+struct HeldTree {
+    /// The held elements' positions in [`Blocks::element_parent`],
+    /// ascending.
+    held: Vec<u32>,
+    /// Each held element's parent's index in `held` (`u32::MAX` for the
+    /// root).
+    parent: Vec<u32>,
+}
+
+impl HeldTree {
+    fn new(b: &Blocks) -> HeldTree {
+        let ne = b.element_parent.len();
+        let mut mark = vec![false; ne];
+        let mut n = 0;
+        for &e in &b.block_element {
+            let mut e = e as usize;
+            while e < ne && !mark[e] {
+                mark[e] = true;
+                n += 1;
+                e = b.element_parent[e] as usize;
+            }
+        }
+        let mut held = Vec::with_capacity(n);
+        for (e, &m) in mark.iter().enumerate() {
+            if m {
+                held.push(e as u32);
+            }
+        }
+        drop(mark);
+        // The current path of held elements (element, index), root first.
+        let mut path: Vec<(u32, u32)> = Vec::new();
+        let mut parent = Vec::with_capacity(held.len());
+        for (i, &e) in held.iter().enumerate() {
+            let up = b.element_parent[e as usize];
+            while path.last().is_some_and(|&(x, _)| x != up) {
+                path.pop();
+            }
+            parent.push(path.last().map_or(u32::MAX, |&(_, j)| j));
+            path.push((e, i as u32));
+        }
+        HeldTree { held, parent }
+    }
+
+    /// The index in `held` of element `e` (`usize::MAX` if not held).
+    fn at(&self, e: u32) -> usize {
+        self.held.binary_search(&e).unwrap_or(usize::MAX)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -225,6 +299,23 @@ mod tests {
 
     fn get(f: &[[f32; N]], k: usize, name: &str) -> f32 {
         f[k][NAMES.iter().position(|n| *n == name).expect("a feature")]
+    }
+
+    #[test]
+    fn held_tree_keeps_the_blocks_and_their_ancestors() {
+        // 0 ─┬─ 1 ── 2 (block)
+        //    ├─ 3 ── 4
+        //    └─ 5 ─┬─ 6
+        //          └─ 7 (block)
+        let b = Blocks {
+            element_parent: vec![u32::MAX, 0, 1, 0, 3, 0, 5, 5],
+            block_element: vec![7, 2],
+            ..Blocks::default()
+        };
+        let t = HeldTree::new(&b);
+        assert_eq!(t.held, vec![0, 1, 2, 5, 7]);
+        assert_eq!(t.parent, vec![u32::MAX, 0, 1, 0, 3]);
+        assert_eq!((t.at(7), t.at(2), t.at(4)), (4, 2, usize::MAX));
     }
 
     #[test]

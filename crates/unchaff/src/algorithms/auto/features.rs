@@ -143,16 +143,19 @@ pub struct Blocks {
     pub block_element: Vec<u32>,
     /// Each block element's tag path.
     pub block_path: Vec<u32>,
-    /// Each element's record group ([`NO_GROUP`] when it is in none): the
+    /// The elements in a record group, as (position in
+    /// [`Blocks::element_parent`], group), ascending by position: the
     /// siblings that repeat one tag and `class` ([`RECORD_MIN_MEMBERS`] or
     /// more), as the posts of a forum thread, the comments under an
     /// article or the cards of a listing do. Groups are numbered from 0.
-    pub element_group: Vec<u32>,
+    /// Only the members are listed: on element-dense pages a group number
+    /// an element was 4 bytes an element at `auto`'s peak.
+    pub element_group: Vec<(u32, u32)>,
     /// Number of record groups.
     pub groups: u32,
 }
 
-/// [`Blocks::element_group`] of an element in no record group.
+/// A record key not (yet) numbered as a group.
 pub const NO_GROUP: u32 = u32::MAX;
 
 /// Siblings of one tag and class that make a record group: three, so that
@@ -248,56 +251,47 @@ impl Default for Context {
 
 /// Record candidates while the elements are read: each candidate
 /// element's key (parent, tag, class) as a dense key number, and how many
-/// elements share each key. Four bytes an element, so that an
-/// element-dense page pays little for it (docs/BENCHMARKS.md).
+/// elements share each key. Candidates only, so that an element-dense
+/// page of inline elements pays nothing for it (docs/BENCHMARKS.md).
 #[derive(Default)]
 struct RecordKeys<'a> {
     ids: FxHashMap<(u32, Tag, &'a str), u32>,
     members: Vec<u32>,
-    /// Each element's key number, [`NO_GROUP`] for a non-candidate.
-    of: Vec<u32>,
+    /// Each candidate's (element position, key number), ascending.
+    of: Vec<(u32, u32)>,
 }
 
 impl<'a> RecordKeys<'a> {
-    fn push(&mut self, key: Option<(u32, Tag, &'a str)>) {
-        let id = match key {
-            None => NO_GROUP,
-            Some(k) => {
-                let next = self.members.len() as u32;
-                let id = *self.ids.entry(k).or_insert(next);
-                if id == next {
-                    self.members.push(0);
-                }
-                self.members[id as usize] += 1;
-                id
+    /// Records element `i`'s key, if it is a candidate.
+    fn push(&mut self, i: usize, key: Option<(u32, Tag, &'a str)>) {
+        if let Some(k) = key {
+            let next = self.members.len() as u32;
+            let id = *self.ids.entry(k).or_insert(next);
+            if id == next {
+                self.members.push(0);
             }
-        };
-        self.of.push(id);
+            self.members[id as usize] += 1;
+            self.of.push((i as u32, id));
+        }
     }
 
     /// Numbers the record groups (the keys at least
-    /// [`RECORD_MIN_MEMBERS`] elements share) into `out`, reusing the
-    /// per-element vector.
+    /// [`RECORD_MIN_MEMBERS`] elements share) and lists their members into
+    /// `out`.
     fn into_groups(self, out: &mut Blocks) {
         let mut group_of_key = vec![NO_GROUP; self.members.len()];
         let mut groups = 0u32;
-        let mut of = self.of;
-        for k in of.iter_mut() {
-            if *k == NO_GROUP {
+        for &(i, k) in &self.of {
+            let key = k as usize;
+            if self.members[key] < RECORD_MIN_MEMBERS {
                 continue;
             }
-            let key = *k as usize;
-            *k = if self.members[key] >= RECORD_MIN_MEMBERS {
-                if group_of_key[key] == NO_GROUP {
-                    group_of_key[key] = groups;
-                    groups += 1;
-                }
-                group_of_key[key]
-            } else {
-                NO_GROUP
-            };
+            if group_of_key[key] == NO_GROUP {
+                group_of_key[key] = groups;
+                groups += 1;
+            }
+            out.element_group.push((i, group_of_key[key]));
         }
-        out.element_group = of;
         out.groups = groups;
     }
 }
@@ -399,14 +393,15 @@ pub const WIDE_SHARE: f32 = 0.5;
 const WIDE_FAMILIES: Families = NEGATIVE & !(1 << Family::Comment as u8);
 
 /// Pass 1's results: each element's parent position, block owner and
-/// inherited context, the record keys, and the text each family's
-/// outermost containers hold.
+/// inherited context, the record keys, the text each family's outermost
+/// containers hold, and the block owners' contexts.
 struct Inherited<'a> {
     parent: Vec<u32>,
     owner: Vec<u32>,
     ctx: Contexts,
     records: RecordKeys<'a>,
     covered: [u32; FAMILIES],
+    owner_ctx: Vec<(u32, u32)>,
 }
 
 impl Inherited<'_> {
@@ -442,8 +437,11 @@ fn inherit<'a>(
     let mut ctx = Contexts::with_capacity(ne);
     // Each record candidate's (parent, tag, class), for the groups.
     let mut records = RecordKeys::default();
-    records.of.reserve(ne);
     let mut covered = [0u32; FAMILIES];
+    // The contexts of the block owners (every block is one), as (element
+    // position, entry), ascending: the element-sized `ctx.of` is freed
+    // before pass 2 (on element-dense pages few elements own a block).
+    let mut owner_ctx: Vec<(u32, u32)> = Vec::new();
     for (i, &e) in page.elements.iter().enumerate() {
         let up = dom.node(e).parent;
         let parent = if e == root || up.is_none() {
@@ -484,7 +482,7 @@ fn inherit<'a>(
         let candidate = parent != u32::MAX
             && record_tag(tag)
             && (!class.is_empty() || matches!(tag, Tag::ARTICLE | Tag::LI | Tag::TR));
-        records.push(candidate.then_some((parent, tag, class)));
+        records.push(i, candidate.then_some((parent, tag, class)));
         if fam != 0 {
             let stats = page.element_stats(i);
             // The outermost container of each family: its text counts
@@ -507,6 +505,9 @@ fn inherit<'a>(
             c.families |= fam;
         }
         ctx.push(parent as usize, c);
+        if owner[i] == i as u32 {
+            owner_ctx.push((i as u32, ctx.of[i]));
+        }
     }
     Inherited {
         parent: parents,
@@ -514,6 +515,7 @@ fn inherit<'a>(
         ctx,
         records,
         covered,
+        owner_ctx,
     }
 }
 
@@ -539,13 +541,14 @@ pub fn blocks(page: &Page<'_>, vocab: &Vocabulary) -> Blocks {
     let Inherited {
         parent: element_parent,
         mut owner,
-        ctx,
+        mut ctx,
         records,
+        owner_ctx,
         ..
     } = first;
     out.element_parent = element_parent;
-    debug_assert_eq!(records.of.len(), ne, "one record key an element");
     records.into_groups(&mut out);
+    ctx.of = Vec::new();
     // Pass 2, over the text nodes: blocks in order of their first text,
     // with their own counts.
     // From here on `owner` turns into the block index of each owner
@@ -609,20 +612,45 @@ pub fn blocks(page: &Page<'_>, vocab: &Vocabulary) -> Blocks {
     let block_ctx: Vec<Context> = out
         .block_element
         .iter()
-        .map(|&i| ctx.get(i as usize))
+        .map(|&i| {
+            let at = owner_ctx.binary_search_by_key(&i, |&(e, _)| e);
+            ctx.table[at.map_or(0, |j| owner_ctx[j].1) as usize]
+        })
         .collect();
     drop(ctx);
+    drop(owner_ctx);
     out.chars = own.iter().map(|o| o.chars).collect();
     out.comment = block_ctx
         .iter()
         .map(|c| c.families & (1 << Family::Comment as u8) != 0)
         .collect();
 
+    // The blocks by element position, so that `owner` (4 bytes an
+    // element) is freed before CETD-TPC runs: CETD-TPC scores the elements
+    // in document order, and a cursor over this list finds their blocks.
+    let mut by_element: Vec<(u32, u32)> = (out.block_element.iter())
+        .enumerate()
+        .map(|(k, &e)| (e, k as u32))
+        .collect();
+    if !by_element.is_sorted() {
+        by_element.sort_unstable();
+    }
+    drop(owner);
+    let mut next = 0;
+    let index_of = |i: usize| {
+        while by_element.get(next).is_some_and(|&(e, _)| (e as usize) < i) {
+            next += 1;
+        }
+        match by_element.get(next) {
+            Some(&(e, k)) if e as usize == i => Some(k as usize),
+            _ => None,
+        }
+    };
     // Whole-page candidates. CETD-TPC's chosen block, its largest score
     // and each block's score (not a node-sized vector of them):
     let (cetd_best, cetd_max, cetd_block) =
         CetdTpc::default().best_max_and_some(page, nb, index_of);
-    drop(owner);
+    drop(by_element);
     // Readability's top candidate: each block of enough text scores
     // 1 + commas + length bonus for its parent and half for its
     // grandparent; a candidate's score is scaled by 1 − its link density.
