@@ -149,8 +149,8 @@ struct Collected {
     doomed: Vec<NodeId>,
     emptied: Vec<NodeId>,
     /// Blocks streamed out of order, and the placeholders
-    /// (`<template id="B:…">`) they belong in; at most [`MAX_STREAMED`]
-    /// of each.
+    /// (`<template id="B:…">` or `"P:…"`) they belong in; at most
+    /// [`MAX_STREAMED`] of each.
     streamed: Vec<Streamed>,
     /// The placeholders not yet filled, by key, in document order.
     placeholders: FxHashMap<Box<str>, Vec<NodeId>>,
@@ -210,7 +210,8 @@ fn collect(dom: &Dom, top: NodeId, top_exempt: bool, c: &mut Collected) {
 const MAX_STREAMED_KEY: usize = 32;
 
 /// The key of a streamed block (`prefix` "S:") or placeholder ("B:" for
-/// a boundary, "P:" for a segment): the rest of its `id`. A block must carry `hidden`, as React writes it.
+/// a boundary, "P:" for a segment): the rest of its `id`. A block must
+/// carry `hidden`, as React writes it.
 fn streamed_key<'a>(dom: &'a Dom, id: NodeId, prefix: &str) -> Option<&'a str> {
     let key = dom.attr(id, "id")?.strip_prefix(prefix)?;
     if key.is_empty()

@@ -536,6 +536,9 @@ pub fn blocks(page: &Page<'_>, vocab: &Vocabulary) -> Blocks {
     let mut first = inherit(page, vocab, &mut cache, 0);
     let wide = first.wide(page.stats(root).chars);
     if wide != 0 {
+        // The first reading goes before the second is made: both are
+        // sized by the elements.
+        drop(first);
         first = inherit(page, vocab, &mut cache, wide);
     }
     let Inherited {
