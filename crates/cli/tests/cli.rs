@@ -681,6 +681,10 @@ fn algorithms_lists_every_parameter() {
         "include-comments",
         "keep-title",
         "fallback",
+        "consent",
+        "records",
+        "record-source-chars",
+        "record-min-p",
         "context",
         "model",
     ] {

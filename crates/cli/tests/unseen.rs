@@ -1,7 +1,7 @@
 //! Page classes that came out empty on pages no model had seen (issue
 //! #23), each as a fixture written for the purpose (not dev data): a
-//! forum thread serialized as XHTML, and one whose posts are only inside
-//! `<noscript>`.
+//! forum thread serialized as XHTML, one whose posts are only inside
+//! `<noscript>`, and a short listing under a long cookie-consent dialog.
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -64,4 +64,17 @@ fn noscript_only_thread_keeps_its_posts() {
         ],
     );
     assert_lacks(&text, &["Powered by Discourse", "Terms of Service"]);
+}
+
+/// A listing page with little prose of its own and a consent manager's
+/// dialog of four paragraphs about cookies: the dialog came out as the
+/// content (and, dropped, came back as CETD-TPC's fallback block).
+#[test]
+fn a_cookie_dialog_is_not_the_content() {
+    let text = extract("consent-listing.html");
+    assert_has(&text, &["Thirty-minute dinners for busy evenings"]);
+    assert_lacks(
+        &text,
+        &["cookies", "Privacy Preference Center", "Your Privacy"],
+    );
 }

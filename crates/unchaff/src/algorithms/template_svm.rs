@@ -180,6 +180,18 @@ fn is_cjk(c: char) -> bool {
 pub fn tokens(text: &str, out: &mut Vec<u64>) {
     let mut h: Option<FxHasher> = None;
     for c in text.chars() {
+        // ASCII, most of most pages: the same hashes as the general path
+        // below (no CJK, one lower-case letter each), without its range
+        // checks and case-mapping iterator.
+        if c.is_ascii() {
+            if c.is_ascii_alphanumeric() {
+                let t = h.get_or_insert_with(FxHasher::default);
+                t.write_u32(c.to_ascii_lowercase() as u32);
+            } else if let Some(t) = h.take() {
+                out.push(t.finish());
+            }
+            continue;
+        }
         if is_cjk(c) {
             if let Some(t) = h.take() {
                 out.push(t.finish());
@@ -459,6 +471,49 @@ mod tests {
         let mut u = Vec::new();
         tokens("hello 世 界 world2X", &mut u);
         assert_eq!(t, u);
+    }
+
+    #[test]
+    fn the_ascii_path_hashes_as_the_general_one() {
+        // The general path alone (every character through `is_cjk`,
+        // `is_alphanumeric` and `to_lowercase`).
+        fn general(text: &str) -> Vec<u64> {
+            let mut out = Vec::new();
+            let mut h: Option<FxHasher> = None;
+            for c in text.chars() {
+                if is_cjk(c) {
+                    if let Some(t) = h.take() {
+                        out.push(t.finish());
+                    }
+                    let mut t = FxHasher::default();
+                    t.write_u32(c as u32);
+                    out.push(t.finish());
+                } else if c.is_alphanumeric() {
+                    let t = h.get_or_insert_with(FxHasher::default);
+                    for l in c.to_lowercase() {
+                        t.write_u32(l as u32);
+                    }
+                } else if let Some(t) = h.take() {
+                    out.push(t.finish());
+                }
+            }
+            if let Some(t) = h.take() {
+                out.push(t.finish());
+            }
+            out
+        }
+        let all_ascii: String = (0u8..128).map(char::from).collect();
+        for text in [
+            all_ascii.as_str(),
+            "Hello, World2x -- it's 10:30_am!",
+            "Straße ÉCOLE naïve café-au-lait",
+            "北京news 2019, İstanbul ǅemal",
+            "",
+        ] {
+            let mut t = Vec::new();
+            tokens(text, &mut t);
+            assert_eq!(t, general(text), "{text:?}");
+        }
     }
 
     #[test]

@@ -168,8 +168,16 @@ fn find_headline(page: &Page<'_>, b: &Blocks, candidates: &[usize]) -> Option<us
         return None;
     }
     let mut text = vec![Vec::new(); candidates.len()];
+    // Most of the page's texts lie in other blocks: one comparison each
+    // passes them over.
+    let lo = candidates.iter().copied().min().unwrap_or(0);
+    let hi = candidates.iter().copied().max().unwrap_or(0);
     for (t, &k) in page.texts.iter().zip(&b.text_block) {
-        if let Some(j) = candidates.iter().position(|&f| f == k as usize && short(f))
+        let k = k as usize;
+        if k < lo || k > hi {
+            continue;
+        }
+        if let Some(j) = candidates.iter().position(|&f| f == k && short(f))
             && let Some(s) = page.dom.text_of(t.node)
         {
             tokens(s, &mut text[j]);

@@ -17,9 +17,15 @@
 //!    ([`context`]) from the block stage's probabilities around the block
 //!    (neighbours, containers, main region, tag path).
 //! 3. [`Auto::select`] keeps the blocks whose probability reaches the
-//!    threshold; when what is left is clearly not an article (almost
-//!    nothing of a page that has text) it takes the less certain blocks
-//!    too, and failing that CETD-TPC's block.
+//!    threshold, less those of a cookie-consent dialog
+//!    ([`consent::drop_consent`]); then, in each group of repeated
+//!    records (a thread's posts, a listing's items), the blocks whose
+//!    place in their record is that of a kept paragraph
+//!    ([`records::fill_records`]); then an article's comments go
+//!    ([`comments::drop_comments`]). When what is left is clearly not an
+//!    article (almost nothing of a page that has text) it takes the less
+//!    certain blocks too, and failing that CETD-TPC's block (unless that
+//!    block is the consent dialog).
 //!
 //! 4. [`headline::drop_headline`] leaves the headline to the metadata:
 //!    the body starts after it (`keep-title=1`: [`headline::keep_headline`]
@@ -30,9 +36,11 @@
 //! block in a comment container (class/id vocabulary) is kept as well.
 
 pub mod comments;
+pub mod consent;
 pub mod context;
 pub mod features;
 pub mod headline;
+pub mod records;
 #[cfg(feature = "train")]
 pub mod train;
 pub mod vocab;
@@ -162,6 +170,11 @@ pub const FALLBACK_CHARS: u32 = 200;
 /// of the threshold.
 pub const FALLBACK_RELAX: f32 = 0.4;
 
+/// Fallback: CETD-TPC's selection is not taken when any of its first
+/// this many nodes lies in a consent dialog ([`consent`]); it selects one
+/// element, so one is enough, and a few bound the walk.
+pub const FALLBACK_NODES_CHECKED: usize = 4;
+
 /// `include-comments`: a block in a comment container is kept when it has
 /// at least this many characters (a sentence; names, dates and "Reply"
 /// are shorter) …
@@ -190,6 +203,10 @@ pub struct Auto {
     pub exit_margin: f32,
     /// Keep the headline in the body (`keep-title=1`; see [`headline`]).
     pub keep_title: bool,
+    /// Whether consent dialogs' blocks are dropped ([`consent`]).
+    pub consent: bool,
+    /// Records' roles lent to their group ([`records`]); `None`: off.
+    pub records: Option<records::Fill>,
     /// Whether the context stage runs (`context=0`: the block stage's
     /// probabilities decide, for comparison).
     pub use_context: bool,
@@ -211,6 +228,8 @@ impl Auto {
             threshold: THRESHOLD,
             include_comments: false,
             fallback: true,
+            records: Some(records::Fill::default()),
+            consent: true,
             exit_margin: EXIT_MARGIN,
             use_context: true,
             keep_title: false,
@@ -237,15 +256,21 @@ impl Auto {
     /// [`FALLBACK_RELAX`] × the threshold, or else CETD-TPC's block.
     pub fn select(&self, page: &Page<'_>, b: &Blocks, p: &[f32]) -> Selection {
         let total = page.stats(page.root).chars;
-        let keep_at = |t: f32| -> (Vec<bool>, u32) {
-            let keep: Vec<bool> = p.iter().map(|&x| x >= t).collect();
-            let kept = b
-                .chars
+        let kept_chars = |keep: &[bool]| -> u32 {
+            b.chars
                 .iter()
-                .zip(&keep)
+                .zip(keep)
                 .filter(|(_, k)| **k)
                 .map(|(c, _)| *c)
-                .sum();
+                .sum()
+        };
+        // The blocks at or above `t`, less those of consent dialogs.
+        let keep_at = |t: f32| -> (Vec<bool>, u32) {
+            let mut keep: Vec<bool> = p.iter().map(|&x| x >= t).collect();
+            if self.consent {
+                consent::drop_consent(page, b, &mut keep);
+            }
+            let kept = kept_chars(&keep);
             (keep, kept)
         };
         let too_short = |kept: u32| {
@@ -265,6 +290,9 @@ impl Auto {
                 *keep |= b.comment[k] && prose;
             }
         }
+        if let Some(fill) = self.records {
+            records::fill_records(page, b, p, &mut keep, fill);
+        }
         if !self.include_comments {
             // After the model: an article's comments go, a thread's
             // replies stay (`comments`). The kept text outside them is
@@ -276,7 +304,18 @@ impl Auto {
             // The next candidates: the blocks the model was less sure of.
             let (k2, kept2) = keep_at(self.threshold * FALLBACK_RELAX);
             if too_short(kept2) {
-                return super::cetd_tpc::CetdTpc::default().run(page);
+                let best = super::cetd_tpc::CetdTpc::default().run(page);
+                let dialog = self.consent
+                    && best
+                        .nodes
+                        .iter()
+                        .take(FALLBACK_NODES_CHECKED)
+                        .any(|&n| consent::node_in_consent(page, n));
+                if !dialog {
+                    return best;
+                }
+                // CETD-TPC's densest text is the consent dialog the
+                // blocks were kept out of: the few blocks there are.
             }
             keep = k2;
         }
@@ -335,6 +374,30 @@ pub const PARAMS: &[Param] = &[
         meaning: "when nothing passes the threshold: 1 retries with a relaxed threshold, then falls back to cetd-tpc; 0 returns nothing",
     },
     Param {
+        name: "consent",
+        default: "1",
+        range: "0 or 1",
+        meaning: "1 drops cookie-consent dialogs the model kept (OneTrust, Cookiebot, a site's cookie banner); 0 leaves the model's choice",
+    },
+    Param {
+        name: "records",
+        default: "1",
+        range: "0 or 1",
+        meaning: "1 keeps, in repeated records (a thread's posts, a listing's items), the blocks placed as a kept paragraph of another record is; 0 leaves the model's choice",
+    },
+    Param {
+        name: "record-source-chars",
+        default: "100",
+        range: ">= 0",
+        meaning: "records: the least characters of a kept block that lends its place to the other records",
+    },
+    Param {
+        name: "record-min-p",
+        default: "0.05",
+        range: "0 to 1",
+        meaning: "records: the least probability of a block kept because another record's block is",
+    },
+    Param {
         name: "context",
         default: "1",
         range: "0 or 1",
@@ -368,6 +431,16 @@ fn configure(p: &mut Params) -> Result<Auto, Error> {
     a.fallback = p.f64("fallback", 1.0)? != 0.0;
     a.exit_margin = p.f64("exit-margin", EXIT_MARGIN as f64)? as f32;
     a.use_context = p.f64("context", 1.0)? != 0.0;
+    a.consent = p.f64("consent", 1.0)? != 0.0;
+    if p.f64("records", 1.0)? == 0.0 {
+        a.records = None;
+    } else {
+        let d = records::Fill::default();
+        a.records = Some(records::Fill {
+            source_min_chars: p.f64("record-source-chars", d.source_min_chars as f64)? as u32,
+            min_probability: p.f64("record-min-p", d.min_probability as f64)? as f32,
+        });
+    }
     a.keep_title = p.f64("keep-title", 0.0)? != 0.0;
     Ok(a)
 }
