@@ -438,6 +438,7 @@ fn configure(p: &mut Params) -> Result<Auto, Error> {
         let d = records::Fill::default();
         a.records = Some(records::Fill {
             source_min_chars: p.f64("record-source-chars", d.source_min_chars as f64)? as u32,
+            source_min_records: d.source_min_records,
             min_probability: p.f64("record-min-p", d.min_probability as f64)? as f32,
         });
     }

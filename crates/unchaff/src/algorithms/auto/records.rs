@@ -11,7 +11,8 @@
 //! of one template. A block's place in its record is its *role*: the tag
 //! and first class name of each element from the record down to the
 //! block. When a block of some role is kept and holds a paragraph's worth
-//! of text, the blocks of the same role in the group's other records are
+//! of text, or blocks of that role are kept in three records (a listing's
+//! titles), the blocks of the same role in the group's other records are
 //! kept too, unless the model is sure they are noise. Roles that no
 //! record fills with kept prose (user cards, "Reply" buttons, prices
 //! nobody kept) stay as the model left them.
@@ -23,6 +24,11 @@ use crate::annotate::Page;
 /// this many characters: a sentence of a post or an item's description,
 /// not a user name, a date or a button that the model let through.
 pub const SOURCE_MIN_CHARS: u32 = 100;
+
+/// A role kept in this many records lends itself whatever the length of
+/// its blocks: a listing's short titles, kept in three of its items, are
+/// its template's content, where one kept user name is a slip.
+pub const SOURCE_MIN_RECORDS: usize = 3;
 
 /// A block of a lent role is kept when its probability reaches this: the
 /// model may be unsure of it, not sure it is noise.
@@ -99,6 +105,8 @@ fn mix(h: u64, x: u64) -> u64 {
 pub struct Fill {
     /// See [`SOURCE_MIN_CHARS`].
     pub source_min_chars: u32,
+    /// See [`SOURCE_MIN_RECORDS`].
+    pub source_min_records: usize,
     /// See [`FILL_MIN_PROBABILITY`].
     pub min_probability: f32,
 }
@@ -107,14 +115,16 @@ impl Default for Fill {
     fn default() -> Fill {
         Fill {
             source_min_chars: SOURCE_MIN_CHARS,
+            source_min_records: SOURCE_MIN_RECORDS,
             min_probability: FILL_MIN_PROBABILITY,
         }
     }
 }
 
 /// Keeps, in every record group, the blocks whose role a kept block of
-/// [`Fill::source_min_chars`] or more has, when their probability `p`
-/// reaches [`Fill::min_probability`]. Returns how many blocks it added.
+/// [`Fill::source_min_chars`] or more has (or [`Fill::source_min_records`]
+/// kept blocks have), when their probability `p` reaches
+/// [`Fill::min_probability`]. Returns how many blocks it added.
 ///
 /// Cost: the walks up to a record start only from the kept paragraphs
 /// and from the blocks placed after the first record of a group that
@@ -137,20 +147,25 @@ pub fn fill_records(
     };
     let first = first as usize;
     // The roles lent: (group, role) of each kept paragraph in a record.
-    let mut lent: Vec<(u32, u64)> = Vec::new();
+    // Every kept block in a record: (group, role, long enough to lend).
+    let mut kept_roles: Vec<(u32, u64, bool)> = Vec::new();
     for ((&kept, &chars), &e) in keep.iter().zip(&b.chars).zip(&b.block_element).take(n) {
-        if kept
-            && chars >= fill.source_min_chars
-            && let Some((record, group)) = record_of(b, e as usize, first)
-        {
-            lent.push((group, role_of(page, b, e as usize, record)));
+        if kept && let Some((record, group)) = record_of(b, e as usize, first) {
+            let role = role_of(page, b, e as usize, record);
+            kept_roles.push((group, role, chars >= fill.source_min_chars));
+        }
+    }
+    kept_roles.sort_unstable();
+    // The roles lent: those of a long block, or kept in enough records.
+    let mut lent: Vec<(u32, u64)> = Vec::new();
+    for same in kept_roles.chunk_by(|x, y| (x.0, x.1) == (y.0, y.1)) {
+        if same.iter().any(|x| x.2) || same.len() >= fill.source_min_records {
+            lent.push((same[0].0, same[0].1));
         }
     }
     if lent.is_empty() {
         return 0;
     }
-    lent.sort_unstable();
-    lent.dedup();
     // No record of a lending group starts before this position.
     let lowest = b
         .element_group
@@ -240,6 +255,38 @@ mod tests {
     fn roles_no_record_fills_with_prose_stay_out() {
         // The user card is short: kept in one post, it lends nothing.
         assert_eq!(filled(&thread(), &["Ann joined"], 0.3), ["Ann joined 2"]);
+    }
+
+    #[test]
+    fn a_short_role_kept_in_three_records_lends_itself() {
+        let item = |t: &str| {
+            format!(
+                "<div class=item><h3 class=title>{t} stew</h3><span class=price>$4</span></div>"
+            )
+        };
+        let html = format!(
+            "<body><div class=list>{}{}{}{}{}</div></body>",
+            item("Bean"),
+            item("Lentil"),
+            item("Fish"),
+            item("Pork"),
+            item("Corn")
+        );
+        assert_eq!(
+            filled(&html, &["Bean", "Lentil", "Fish"], 0.3),
+            [
+                "Bean stew",
+                "Lentil stew",
+                "Fish stew",
+                "Pork stew",
+                "Corn stew"
+            ]
+        );
+        // Kept in two records, a short role is no template.
+        assert_eq!(
+            filled(&html, &["Bean", "Lentil"], 0.3),
+            ["Bean stew", "Lentil stew"]
+        );
     }
 
     #[test]
