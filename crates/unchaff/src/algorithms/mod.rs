@@ -436,6 +436,31 @@ pub(crate) mod testutil {
         annotate(dom, "", dom.body().expect("a body"))
     }
 
+    /// `auto`'s blocks of `html` that a phase after the model leaves kept,
+    /// as their first 12 characters: the blocks `kept_before` says yes to
+    /// are kept, then `phase` runs over them.
+    pub fn after_phase(
+        html: &str,
+        kept_before: impl Fn(&str) -> bool,
+        phase: impl FnOnce(&Page<'_>, &crate::algorithms::auto::features::Blocks, &mut [bool]),
+    ) -> Vec<String> {
+        let dom = crate::parse::parse(html);
+        let page = page_of(&dom);
+        let vocab = crate::algorithms::auto::vocab::Vocabulary::new();
+        let b = crate::algorithms::auto::features::blocks(&page, &vocab);
+        let mut text = vec![String::new(); b.nodes.len()];
+        for (t, &k) in page.texts.iter().zip(&b.text_block) {
+            text[k as usize].push_str(dom.text_of(t.node).unwrap_or(""));
+        }
+        let mut keep: Vec<bool> = text.iter().map(|t| kept_before(t)).collect();
+        phase(&page, &b, &mut keep);
+        text.into_iter()
+            .zip(keep)
+            .filter(|(_, k)| *k)
+            .map(|(t, _)| t.chars().take(12).collect())
+            .collect()
+    }
+
     /// The `nth` element with `tag` under the body, in document order.
     pub fn find(dom: &Dom, tag: Tag, nth: usize) -> NodeId {
         dom.descendants(dom.body().expect("a body"))

@@ -95,29 +95,19 @@ pub fn drop_comments(page: &Page<'_>, b: &Blocks, keep: &mut [bool]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::algorithms::auto::vocab::Vocabulary;
-    use crate::algorithms::testutil::page_of;
-    use crate::parse::parse;
+    use crate::algorithms::testutil::after_phase;
 
     const PROSE: &str = "The council agreed to repair the old sea wall before the winter storms, and the engineers expect the work to take four months at a lower cost than planned.";
 
-    /// The text of the blocks `drop_comments` leaves kept when every
-    /// block was kept.
+    /// The blocks `drop_comments` leaves kept when every block was kept.
     fn kept(html: &str) -> Vec<String> {
-        let dom = parse(html);
-        let page = page_of(&dom);
-        let b = features::blocks(&page, &Vocabulary::new());
-        let mut keep = vec![true; b.nodes.len()];
-        drop_comments(&page, &b, &mut keep);
-        let mut out = vec![String::new(); b.nodes.len()];
-        for (t, &k) in page.texts.iter().zip(&b.text_block) {
-            out[k as usize].push_str(dom.text_of(t.node).unwrap_or(""));
-        }
-        out.into_iter()
-            .zip(keep)
-            .filter(|(_, k)| *k)
-            .map(|(t, _)| t.chars().take(12).collect())
-            .collect()
+        after_phase(
+            html,
+            |_| true,
+            |page, b, keep| {
+                drop_comments(page, b, keep);
+            },
+        )
     }
 
     #[test]

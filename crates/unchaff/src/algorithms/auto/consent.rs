@@ -195,30 +195,20 @@ pub fn drop_consent(page: &Page<'_>, b: &Blocks, keep: &mut [bool]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::algorithms::auto::features;
-    use crate::algorithms::auto::vocab::Vocabulary;
-    use crate::algorithms::testutil::page_of;
+    use crate::algorithms::testutil::{after_phase, page_of};
     use crate::parse::parse;
 
     const PROSE: &str = "We and our partners store and access information on your device to measure the audience of our pages and to show you personalised advertising.";
 
-    /// The first 12 characters of each block `drop_consent` leaves kept
-    /// when every block was kept.
+    /// The blocks `drop_consent` leaves kept when every block was kept.
     fn kept(html: &str) -> Vec<String> {
-        let dom = parse(html);
-        let page = page_of(&dom);
-        let b = features::blocks(&page, &Vocabulary::new());
-        let mut keep = vec![true; b.nodes.len()];
-        drop_consent(&page, &b, &mut keep);
-        let mut out = vec![String::new(); b.nodes.len()];
-        for (t, &k) in page.texts.iter().zip(&b.text_block) {
-            out[k as usize].push_str(dom.text_of(t.node).unwrap_or(""));
-        }
-        out.into_iter()
-            .zip(keep)
-            .filter(|(_, k)| *k)
-            .map(|(t, _)| t.chars().take(12).collect())
-            .collect()
+        after_phase(
+            html,
+            |_| true,
+            |page, b, keep| {
+                drop_consent(page, b, keep);
+            },
+        )
     }
 
     #[test]

@@ -196,35 +196,18 @@ pub fn fill_records(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::algorithms::auto::features;
-    use crate::algorithms::auto::vocab::Vocabulary;
-    use crate::algorithms::testutil::page_of;
-    use crate::parse::parse;
+    use crate::algorithms::testutil::after_phase;
 
     const PROSE: &str = "I planed the board twice before the glue dried, and the joint still opened a little at the far end, so next time I will clamp it overnight.";
 
-    /// The first 12 characters of each block `fill_records` leaves kept,
-    /// when the blocks starting with one of `kept` were kept and every
-    /// block had probability `p`.
+    /// The blocks `fill_records` leaves kept when the blocks starting
+    /// with one of `kept` were kept and every block had probability `p`.
     fn filled(html: &str, kept: &[&str], p: f32) -> Vec<String> {
-        let dom = parse(html);
-        let page = page_of(&dom);
-        let b = features::blocks(&page, &Vocabulary::new());
-        let mut text = vec![String::new(); b.nodes.len()];
-        for (t, &k) in page.texts.iter().zip(&b.text_block) {
-            text[k as usize].push_str(dom.text_of(t.node).unwrap_or(""));
-        }
-        let mut keep: Vec<bool> = text
-            .iter()
-            .map(|t| kept.iter().any(|k| t.starts_with(k)))
-            .collect();
-        let probability = vec![p; keep.len()];
-        fill_records(&page, &b, &probability, &mut keep, Fill::default());
-        text.into_iter()
-            .zip(keep)
-            .filter(|(_, k)| *k)
-            .map(|(t, _)| t.chars().take(12).collect())
-            .collect()
+        let before = |t: &str| kept.iter().any(|k| t.starts_with(k));
+        after_phase(html, before, |page, b, keep| {
+            let probability = vec![p; keep.len()];
+            fill_records(page, b, &probability, keep, Fill::default());
+        })
     }
 
     /// A thread of three posts, each a user card and a body.
