@@ -168,7 +168,7 @@ fn find_headline(page: &Page<'_>, b: &Blocks, candidates: &[usize]) -> Option<us
         return None;
     }
     let mut text = vec![Vec::new(); candidates.len()];
-    for (t, &k) in page.texts.iter().zip(&b.text_block) {
+    for (t, k) in page.texts.iter().zip(b.text_block.iter()) {
         if let Some(j) = candidates.iter().position(|&f| f == k as usize && short(f))
             && let Some(s) = page.dom.text_of(t.node)
         {
@@ -249,8 +249,8 @@ mod tests {
         let page = crate::annotate::annotate(&dom, "", dom.body().unwrap());
         let b = features::blocks(&page, &Vocabulary::new());
         let text = |k: usize| -> String {
-            let own = page.texts.iter().zip(&b.text_block);
-            own.filter(|&(_, &tb)| tb as usize == k)
+            let own = page.texts.iter().zip(b.text_block.iter());
+            own.filter(|&(_, tb)| tb as usize == k)
                 .filter_map(|(t, _)| page.dom.text_of(t.node))
                 .collect::<String>()
                 .trim()
