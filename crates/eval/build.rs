@@ -2,7 +2,7 @@
 //! them, the data tests are compiled `#[ignore]`d (cfg `unchaff_no_data`),
 //! so the test runner's own summary counts them as ignored, with the
 //! reason, instead of passing them silently. The CLI crate uses this same
-//! script (`build = "../eval/build.rs"`).
+//! script, as a module of its own `build.rs` (`crates/cli/build.rs`).
 //!
 //! The data root is `$UNCHAFF_DATA`, else `../shared/data` beside the
 //! repository; it counts as present when `scrapinghub/manifest.jsonl` is a
@@ -10,7 +10,7 @@
 
 use std::path::PathBuf;
 
-fn main() {
+pub fn main() {
     println!("cargo::rustc-check-cfg=cfg(unchaff_no_data)");
     println!("cargo::rerun-if-env-changed=UNCHAFF_DATA");
     let manifest = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").unwrap_or_default());

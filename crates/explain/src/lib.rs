@@ -210,7 +210,7 @@ fn inspect(page: &Page<'_>, sel: &Selection, auto: Option<&Auto>) -> Report {
     let n = blocks.nodes.len();
     let mut text: Vec<Vec<&str>> = vec![Vec::new(); n];
     let mut kept_text: Vec<Vec<&str>> = vec![Vec::new(); n];
-    for (t, &k) in page.texts.iter().zip(&blocks.text_block) {
+    for (t, k) in page.texts.iter().zip(blocks.text_block.iter()) {
         let Some(s) = dom.text_of(t.node) else {
             continue;
         };

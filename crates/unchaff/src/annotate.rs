@@ -178,8 +178,10 @@ impl ElementTable {
 
 /// A counted (not white-space-only) text node, in document order.
 ///
-/// Packed (13 bytes, not 16): element-dense pages have a text node an
-/// element. Read its fields by value (`t.chars`), not by reference.
+/// Packed (9 bytes, not 12): element-dense pages have a text node an
+/// element. Read its fields by value (`t.chars`), not by reference. Its
+/// tag path is its parent's ([`Page::text_path`]), not stored: 4 bytes a
+/// node pair on element-dense pages.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(C, packed)]
 pub struct TextInfo {
@@ -187,8 +189,6 @@ pub struct TextInfo {
     pub node: NodeId,
     /// Its characters (white space collapsed, trimmed).
     pub chars: u32,
-    /// Tag path of its parent element.
-    pub path: PathId,
     /// Whether it lies inside an `<a>`.
     pub in_link: bool,
 }
@@ -353,6 +353,19 @@ impl Store<'_> {
             .is_some_and(|t| { t.node } == id)
     }
 
+    /// The tag path of a text node whose parent is `parent`: the
+    /// parent's (the default outside the subtree).
+    #[inline(always)]
+    fn text_path(&self, parent: NodeId) -> PathId {
+        match self.slots.get(parent.index()) {
+            Some(&slot) if slot != NO_SLOT => match self.dom.node(parent).kind {
+                NodeKind::Element(_) => self.element_stats.packed[slot as usize].path,
+                _ => self.other_stats[slot as usize].path,
+            },
+            _ => PathId::default(),
+        }
+    }
+
     /// A text node's statistics: its counts from its [`TextInfo`] (none
     /// for a white-space-only node), its path and depth from its parent.
     #[inline]
@@ -422,6 +435,21 @@ impl Page<'_> {
     #[inline]
     pub fn element_stats(&self, i: usize) -> NodeStats {
         self.store().element(i)
+    }
+
+    /// [`NodeStats::text_begin`] of `page.elements[i]` (`None` past the
+    /// end): the number of counted text nodes before the element in
+    /// document order, so the texts before it are `texts[..begin]`. Read
+    /// alone, without the rest of its statistics.
+    #[inline]
+    pub fn element_text_begin(&self, i: usize) -> Option<u32> {
+        self.element_stats.packed.get(i).map(|p| p.text_begin)
+    }
+
+    /// The tag path of counted text node `t` (its parent element's).
+    #[inline]
+    pub fn text_path(&self, t: TextInfo) -> PathId {
+        self.store().text_path(self.dom.node(t.node).parent)
     }
 
     /// The counted text nodes inside `id`'s subtree.
@@ -591,7 +619,6 @@ pub fn annotate_until<'a>(
                             texts.push(TextInfo {
                                 node: id,
                                 chars,
-                                path: parent_path.unwrap_or_default(),
                                 in_link: link_depth > 0,
                             });
                             // A leaf: its counts go to its parent now (a
@@ -663,6 +690,38 @@ pub fn annotate_until<'a>(
 mod tests {
     use super::*;
     use crate::parse::parse;
+
+    #[test]
+    fn a_texts_path_is_its_parents() {
+        let dom = parse("<body>a<p>b<b>c</b></p><ul><li>d<a>e</a></li></ul></body>");
+        let page = annotate(&dom, "", dom.body().unwrap());
+        assert_eq!(page.texts.len(), 5);
+        for &t in &page.texts {
+            let parent = dom.node(t.node).parent;
+            assert_eq!(page.text_path(t), page.stats(parent).path);
+            assert_eq!(page.text_path(t), page.stats(t.node).path);
+        }
+        let names: Vec<String> = (page.texts.iter())
+            .map(|&t| page.paths.to_string(&dom, page.text_path(t)))
+            .collect();
+        assert_eq!(names[4], "html/body/ul/li/a");
+    }
+
+    #[test]
+    fn element_text_begin_is_the_stats_text_begin() {
+        let dom = parse("<body><p>a<b>b</b></p> <div><i></i>c</div><span>d</span></body>");
+        let page = annotate(&dom, "", dom.body().unwrap());
+        for i in 0..page.elements.len() {
+            let want = page.element_stats(i).text_begin;
+            assert_eq!(page.element_text_begin(i), Some(want), "element {i}");
+        }
+        // body 0, p 0, b 1, div 2, i 2, span 3.
+        let begins: Vec<u32> = (0..page.elements.len())
+            .filter_map(|i| page.element_text_begin(i))
+            .collect();
+        assert_eq!(begins, vec![0, 0, 1, 2, 2, 3]);
+        assert_eq!(page.element_text_begin(page.elements.len()), None);
+    }
 
     #[test]
     fn collapsed_lengths() {
@@ -760,7 +819,7 @@ mod tests {
     #[test]
     fn records_are_packed() {
         assert_eq!(std::mem::size_of::<PackedStats>(), 28);
-        assert_eq!(std::mem::size_of::<TextInfo>(), 13);
+        assert_eq!(std::mem::size_of::<TextInfo>(), 9);
     }
 
     #[test]
@@ -840,7 +899,7 @@ mod tests {
         let names: Vec<String> = page
             .texts
             .iter()
-            .map(|t| page.paths.to_string(&dom, t.path))
+            .map(|&t| page.paths.to_string(&dom, page.text_path(t)))
             .collect();
         assert_eq!(
             names,

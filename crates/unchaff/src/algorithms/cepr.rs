@@ -202,8 +202,8 @@ pub struct PathRatios {
 pub fn path_ratios(page: &Page<'_>, lone: Lone) -> PathRatios {
     let n = page.paths.len();
     let (mut count, mut sum, mut sq) = (vec![0f64; n], vec![0f64; n], vec![0f64; n]);
-    for t in &page.texts {
-        let (p, l) = (t.path.0 as usize, f64::from(t.chars));
+    for &t in &page.texts {
+        let (p, l) = (page.text_path(t).0 as usize, f64::from(t.chars));
         count[p] += 1.0;
         sum[p] += l;
         sq[p] += l * l;
@@ -238,13 +238,13 @@ impl Cepr {
             Variant::Tpr => page
                 .texts
                 .iter()
-                .map(|t| r.tpr[t.path.0 as usize])
+                .map(|&t| r.tpr[page.text_path(t).0 as usize])
                 .collect(),
             Variant::Etpr => {
                 let raw: Vec<f64> = page
                     .texts
                     .iter()
-                    .map(|t| r.etpr[t.path.0 as usize])
+                    .map(|&t| r.etpr[page.text_path(t).0 as usize])
                     .collect();
                 self.smooth(page, &raw)
             }
@@ -257,10 +257,12 @@ impl Cepr {
         let g: Vec<f64> = (0..=self.radius)
             .map(|j| (-((j * j) as f64) / (2.0 * self.sigma * self.sigma)).exp())
             .collect();
+        // Each text node's path, read once (the window reads each
+        // 2 × radius + 1 times).
+        let paths: Vec<PathId> = texts.iter().map(|&t| page.text_path(t)).collect();
         let mut tags: FxHashMap<PathId, Vec<Tag>> = FxHashMap::default();
-        for t in texts {
-            tags.entry(t.path)
-                .or_insert_with(|| page.paths.tags(t.path));
+        for &p in &paths {
+            tags.entry(p).or_insert_with(|| page.paths.tags(p));
         }
         let mut sim_cache: FxHashMap<(u32, u32), f64> = FxHashMap::default();
         let mut sim = |a: PathId, b: PathId| -> f64 {
@@ -281,7 +283,7 @@ impl Cepr {
             let hi = (i + self.radius).min(n - 1);
             let (mut num, mut den) = (0.0, 0.0);
             for (k, &v) in raw.iter().enumerate().take(hi + 1).skip(lo) {
-                let w = g[k.abs_diff(i)] * sim(texts[i].path, texts[k].path);
+                let w = g[k.abs_diff(i)] * sim(paths[i], paths[k]);
                 num += w * v;
                 den += w;
             }
@@ -350,8 +352,8 @@ mod tests {
         );
         let dom = parse(&html);
         let page = page_of(&dom);
-        let p = page.texts[0].path.0 as usize;
-        let s = page.texts[2].path.0 as usize;
+        let p = page.text_path(page.texts[0]).0 as usize;
+        let s = page.text_path(page.texts[2]).0 as usize;
         let r = path_ratios(&page, Lone::Length);
         assert_eq!((r.tpr[p], r.etpr[p]), (20.0, 200.0));
         assert_eq!((r.tpr[s], r.etpr[s]), (6.0, 36.0));

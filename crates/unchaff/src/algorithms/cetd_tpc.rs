@@ -95,6 +95,8 @@ pub struct ContentPaths {
     pub is_content: Vec<bool>,
     /// τ = λ·σ_TPR.
     pub tau: f64,
+    /// The page's text nodes on a content path.
+    pub content_texts: u64,
 }
 
 /// TPR of every path and the content paths for threshold λ (SPEC §2, the
@@ -103,26 +105,36 @@ pub fn content_paths(page: &Page<'_>, lambda: f64) -> ContentPaths {
     let n_paths = page.paths.len();
     let mut sum = vec![0u64; n_paths];
     let mut count = vec![0u32; n_paths];
-    for t in &page.texts {
-        sum[t.path.0 as usize] += u64::from(t.chars);
-        count[t.path.0 as usize] += 1;
+    for &t in &page.texts {
+        let p = page.text_path(t).0 as usize;
+        sum[p] += u64::from(t.chars);
+        count[p] += 1;
     }
     let tpr: Vec<f64> = sum
         .iter()
         .zip(&count)
         .map(|(&s, &c)| if c == 0 { 0.0 } else { s as f64 / f64::from(c) })
         .collect();
-    let (_, sigma) = mean_std(page.texts.iter().map(|t| tpr[t.path.0 as usize]));
+    let (_, sigma) = mean_std(
+        page.texts
+            .iter()
+            .map(|&t| tpr[page.text_path(t).0 as usize]),
+    );
     let tau = lambda * sigma;
-    let is_content = tpr
+    let is_content: Vec<bool> = tpr
         .iter()
         .zip(&count)
         .map(|(&r, &c)| c > 0 && r > tau)
         .collect();
+    let content_texts = (count.iter().zip(&is_content))
+        .filter(|(_, is)| **is)
+        .map(|(&c, _)| u64::from(c))
+        .sum();
     ContentPaths {
         tpr,
         is_content,
         tau,
+        content_texts,
     }
 }
 
@@ -138,14 +150,60 @@ pub fn tbd(page: &Page<'_>, v: crate::dom::NodeId) -> f64 {
         .sum()
 }
 
+/// Text nodes a [`Prefix`] chunk covers: its counts within the chunk stay
+/// below 256, so each fits a byte.
+const PREFIX_CHUNK: usize = 256;
+
+/// The content-path text nodes among `texts[..i]` for every `i`, as a
+/// byte a text node (the count since its chunk's start) and a `u32` a
+/// chunk of [`PREFIX_CHUNK`] (the count before it): on element-dense
+/// pages a `u32` a text node was 4 bytes a node pair at `auto`'s peak.
+struct Prefix {
+    /// The count before each chunk.
+    chunks: Vec<u32>,
+    /// The count from the chunk's start to each text node (exclusive),
+    /// one more entry than text nodes.
+    within: Vec<u8>,
+}
+
+impl Prefix {
+    /// The prefix counts of `flags` (whether each text node counts).
+    fn new(n: usize, flags: impl Iterator<Item = bool>) -> Prefix {
+        let mut chunks = Vec::with_capacity(n / PREFIX_CHUNK + 1);
+        let mut within = Vec::with_capacity(n + 1);
+        let (mut acc, mut base) = (0u32, 0u32);
+        for (i, f) in flags.enumerate() {
+            if i % PREFIX_CHUNK == 0 {
+                chunks.push(acc);
+                base = acc;
+            }
+            within.push((acc - base) as u8);
+            acc += u32::from(f);
+        }
+        let i = within.len();
+        if i % PREFIX_CHUNK == 0 {
+            chunks.push(acc);
+            base = acc;
+        }
+        within.push((acc - base) as u8);
+        Prefix { chunks, within }
+    }
+
+    /// The count among the first `i` text nodes.
+    #[inline]
+    fn at(&self, i: usize) -> u32 {
+        self.chunks[i / PREFIX_CHUNK] + u32::from(self.within[i])
+    }
+}
+
 /// Coverage numerators of `page.elements`, counts of text nodes (so
 /// `u32` like [`Page::texts`]' indices).
 enum Covered {
-    /// [`Coverage::Own`]: `prefix[i]` = content-path text nodes among
-    /// `texts[..i]`, an element's count read from its text range (no
-    /// element-sized vector: on element-dense pages it was 4 bytes an
-    /// element at `auto`'s peak).
-    Prefix(Vec<u32>),
+    /// [`Coverage::Own`]: content-path text nodes counted by prefix, an
+    /// element's count read from its text range (no element-sized
+    /// vector: on element-dense pages it was 4 bytes an element at
+    /// `auto`'s peak).
+    Prefix(Prefix),
     /// [`Coverage::PageWide`]: each element's count.
     Counts(Vec<u32>),
 }
@@ -158,7 +216,7 @@ impl Covered {
             Covered::Prefix(prefix) => {
                 let s = page.stats(v);
                 let b = s.text_begin as usize;
-                prefix[b + s.text_nodes as usize] - prefix[b]
+                prefix.at(b + s.text_nodes as usize) - prefix.at(b)
             }
             Covered::Counts(c) => c[i],
         }
@@ -170,14 +228,9 @@ impl CetdTpc {
     fn coverage_counts(&self, page: &Page<'_>, cp: &ContentPaths) -> Covered {
         match self.coverage {
             Coverage::Own => {
-                let mut prefix = Vec::with_capacity(page.texts.len() + 1);
-                prefix.push(0u32);
-                let mut acc = 0u32;
-                for t in &page.texts {
-                    acc += u32::from(cp.is_content[t.path.0 as usize]);
-                    prefix.push(acc);
-                }
-                Covered::Prefix(prefix)
+                let flags =
+                    (page.texts.iter()).map(|&t| cp.is_content[page.text_path(t).0 as usize]);
+                Covered::Prefix(Prefix::new(page.texts.len(), flags))
             }
             Coverage::PageWide => Covered::Counts(pagewide_counts(page, cp)),
         }
@@ -190,8 +243,8 @@ impl CetdTpc {
 fn pagewide_counts(page: &Page<'_>, cp: &ContentPaths) -> Vec<u32> {
     let n_paths = page.paths.len();
     let mut page_count = vec![0u32; n_paths];
-    for t in &page.texts {
-        page_count[t.path.0 as usize] += 1;
+    for &t in &page.texts {
+        page_count[page.text_path(t).0 as usize] += 1;
     }
     let mut sets: Vec<Option<(FxHashSet<u32>, u32)>> = vec![None; page.elements.len()];
     let mut out = vec![0u32; page.elements.len()];
@@ -286,11 +339,7 @@ impl CetdTpc {
         if page.deadline.expired() {
             return None;
         }
-        let total: u64 = page
-            .texts
-            .iter()
-            .filter(|t| cp.is_content[t.path.0 as usize])
-            .count() as u64;
+        let total = cp.content_texts;
         // The scores in f64 go straight to the arg-max, not to a vector
         // the size of the page's elements.
         let tdtpc = page.elements.iter().enumerate().map(|(i, &v)| {
@@ -366,6 +415,27 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn prefix_counts_across_chunks() {
+        for n in [0, 1, 255, 256, 257, 600, 1024] {
+            let flag = |i: usize| i % 3 != 1 || i.is_multiple_of(7);
+            let p = Prefix::new(n, (0..n).map(flag));
+            let mut acc = 0u32;
+            for i in 0..=n {
+                assert_eq!(p.at(i), acc, "n {n}, i {i}");
+                if i < n {
+                    acc += u32::from(flag(i));
+                }
+            }
+        }
+        // All counted: each chunk's bytes reach 255.
+        let p = Prefix::new(512, std::iter::repeat_n(true, 512));
+        assert_eq!(
+            (p.at(255), p.at(256), p.at(511), p.at(512)),
+            (255, 256, 511, 512)
+        );
     }
 
     #[test]

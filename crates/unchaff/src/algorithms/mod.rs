@@ -449,7 +449,7 @@ pub(crate) mod testutil {
         let vocab = crate::algorithms::auto::vocab::Vocabulary::new();
         let b = crate::algorithms::auto::features::blocks(&page, &vocab);
         let mut text = vec![String::new(); b.nodes.len()];
-        for (t, &k) in page.texts.iter().zip(&b.text_block) {
+        for (t, k) in page.texts.iter().zip(b.text_block.iter()) {
             text[k as usize].push_str(dom.text_of(t.node).unwrap_or(""));
         }
         let mut keep: Vec<bool> = text.iter().map(|t| kept_before(t)).collect();

@@ -248,11 +248,12 @@ pub fn analyze(page: &Page<'_>, lengths: &[u32]) -> Analysis {
     // Group leaves by path, in document order.
     let mut by_path: FxHashMap<PathId, Vec<u32>> = FxHashMap::default();
     let mut order: Vec<PathId> = Vec::new();
-    for (i, t) in page.texts.iter().enumerate() {
+    for (i, &t) in page.texts.iter().enumerate() {
+        let path = page.text_path(t);
         by_path
-            .entry(t.path)
+            .entry(path)
             .or_insert_with(|| {
-                order.push(t.path);
+                order.push(path);
                 Vec::new()
             })
             .push(i as u32);

@@ -40,8 +40,9 @@ const POST_LOOKUP: usize = 64;
 /// tag and first class name.
 fn post_of<'a>(page: &Page<'a>, b: &Blocks, k: usize) -> Option<(Tag, &'a str)> {
     let dom = page.dom;
-    let mut e = *b.block_element.get(k)? as usize;
+    let mut h = *b.held.block.get(k)? as usize;
     for _ in 0..POST_LOOKUP {
+        let e = *b.held.held.get(h)? as usize;
         let n = *page.elements.get(e)?;
         if let Some(t) = dom.tag(n)
             && features::record_tag(t)
@@ -51,8 +52,8 @@ fn post_of<'a>(page: &Page<'a>, b: &Blocks, k: usize) -> Option<(Tag, &'a str)> 
         {
             return Some((t, first));
         }
-        match b.element_parent.get(e) {
-            Some(&up) if (up as usize) < e => e = up as usize,
+        match b.held.parent.get(h) {
+            Some(&up) if (up as usize) < h => h = up as usize,
             _ => return None,
         }
     }

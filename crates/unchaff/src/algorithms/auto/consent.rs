@@ -154,14 +154,15 @@ pub fn drop_consent(page: &Page<'_>, b: &Blocks, keep: &mut [bool]) -> bool {
     if !keep.iter().any(|k| *k) {
         return false;
     }
-    let mut state = vec![UNKNOWN; b.element_parent.len()];
+    // One state a held element (the blocks' elements and their ancestors).
+    let mut state = vec![UNKNOWN; b.held.held.len()];
     let mut path: Vec<usize> = Vec::new();
     let mut dropped = false;
     for (k, kept) in keep.iter_mut().enumerate() {
         if !*kept {
             continue;
         }
-        let Some(&start) = b.block_element.get(k) else {
+        let Some(&start) = b.held.block.get(k) else {
             continue;
         };
         let mut cur = start as usize;
@@ -173,16 +174,21 @@ pub fn drop_consent(page: &Page<'_>, b: &Blocks, keep: &mut [bool]) -> bool {
                 break;
             }
             path.push(cur);
-            match b.element_parent.get(cur) {
+            match b.held.parent.get(cur) {
                 Some(&up) if (up as usize) < cur => cur = up as usize,
                 _ => break,
             }
         }
-        for &e in path.iter().rev() {
-            if let Some(&n) = page.elements.get(e) {
+        for &h in path.iter().rev() {
+            if let Some(&n) = b
+                .held
+                .held
+                .get(h)
+                .and_then(|&e| page.elements.get(e as usize))
+            {
                 above = own_state(page, n, above);
             }
-            state[e] = above;
+            state[h] = above;
         }
         if above == CONSENT {
             *kept = false;

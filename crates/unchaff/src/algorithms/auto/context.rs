@@ -76,12 +76,14 @@ pub fn context_features(b: &Blocks, p: &[f32]) -> Vec<[f32; N]> {
     }
     let chars: Vec<f32> = b.chars.iter().map(|&c| c.max(1) as f32).collect();
     // The aggregates over the element tree are taken over its held
-    // elements only (HeldTree): an element without a block beneath adds
-    // zeros, which leave an f32 sum as it was, and on element-dense pages
-    // most elements are such.
-    let t = HeldTree::new(b);
+    // elements only (features::HeldTree): an element without a block
+    // beneath adds zeros, which leave an f32 sum as it was, and on
+    // element-dense pages most elements are such.
+    let t = &b.held;
     let nh = t.held.len();
-    let block_at: Vec<usize> = b.block_element.iter().map(|&e| t.at(e)).collect();
+    let block_at: Vec<usize> = (0..nb)
+        .map(|k| t.block.get(k).map_or(usize::MAX, |&h| h as usize))
+        .collect();
     // Content mass and characters per subtree, and subtree sizes (in held
     // elements): parents precede children, so one backward pass sums them.
     let mut mass = vec![0f32; nh];
@@ -238,58 +240,6 @@ pub fn context_features(b: &Blocks, p: &[f32]) -> Vec<[f32; N]> {
         .collect()
 }
 
-/// The elements that hold a block (the blocks' elements and their
-/// ancestors), in document order, as a tree of their own: a parent is
-/// held with its child, so each held subtree is a contiguous run.
-struct HeldTree {
-    /// The held elements' positions in [`Blocks::element_parent`],
-    /// ascending.
-    held: Vec<u32>,
-    /// Each held element's parent's index in `held` (`u32::MAX` for the
-    /// root).
-    parent: Vec<u32>,
-}
-
-impl HeldTree {
-    fn new(b: &Blocks) -> HeldTree {
-        let ne = b.element_parent.len();
-        let mut mark = vec![false; ne];
-        let mut n = 0;
-        for &e in &b.block_element {
-            let mut e = e as usize;
-            while e < ne && !mark[e] {
-                mark[e] = true;
-                n += 1;
-                e = b.element_parent[e] as usize;
-            }
-        }
-        let mut held = Vec::with_capacity(n);
-        for (e, &m) in mark.iter().enumerate() {
-            if m {
-                held.push(e as u32);
-            }
-        }
-        drop(mark);
-        // The current path of held elements (element, index), root first.
-        let mut path: Vec<(u32, u32)> = Vec::new();
-        let mut parent = Vec::with_capacity(held.len());
-        for (i, &e) in held.iter().enumerate() {
-            let up = b.element_parent[e as usize];
-            while path.last().is_some_and(|&(x, _)| x != up) {
-                path.pop();
-            }
-            parent.push(path.last().map_or(u32::MAX, |&(_, j)| j));
-            path.push((e, i as u32));
-        }
-        HeldTree { held, parent }
-    }
-
-    /// The index in `held` of element `e` (`usize::MAX` if not held).
-    fn at(&self, e: u32) -> usize {
-        self.held.binary_search(&e).unwrap_or(usize::MAX)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -299,23 +249,6 @@ mod tests {
 
     fn get(f: &[[f32; N]], k: usize, name: &str) -> f32 {
         f[k][NAMES.iter().position(|n| *n == name).expect("a feature")]
-    }
-
-    #[test]
-    fn held_tree_keeps_the_blocks_and_their_ancestors() {
-        // 0 ─┬─ 1 ── 2 (block)
-        //    ├─ 3 ── 4
-        //    └─ 5 ─┬─ 6
-        //          └─ 7 (block)
-        let b = Blocks {
-            element_parent: vec![u32::MAX, 0, 1, 0, 3, 0, 5, 5],
-            block_element: vec![7, 2],
-            ..Blocks::default()
-        };
-        let t = HeldTree::new(&b);
-        assert_eq!(t.held, vec![0, 1, 2, 5, 7]);
-        assert_eq!(t.parent, vec![u32::MAX, 0, 1, 0, 3]);
-        assert_eq!((t.at(7), t.at(2), t.at(4)), (4, 2, usize::MAX));
     }
 
     #[test]

@@ -128,23 +128,25 @@ pub struct Blocks {
     /// element can be selected whole, with its inline images and links).
     pub leaf: Vec<bool>,
     /// The block of each counted text node (`page.texts` order).
-    pub text_block: Vec<u32>,
+    pub text_block: TextBlocks,
     /// Own characters of each block.
     pub chars: Vec<u32>,
     /// Whether the block lies in a comment container (class/id vocabulary).
     pub comment: Vec<bool>,
     /// The features, [`NAMES`] order.
     pub features: Vec<[f32; N]>,
-    /// The page's element tree in document order, as each element's
-    /// parent position (`u32::MAX` for the root): what the context stage
-    /// ([`super::context`]) aggregates over.
-    pub element_parent: Vec<u32>,
-    /// The position of each block's element in [`Blocks::element_parent`].
+    /// The elements that hold a block, as a tree of their own: what the
+    /// context stage ([`super::context`]) aggregates over, Readability's
+    /// candidates are scored on and post containers are looked for in.
+    /// Not the whole element tree: on element-dense pages an element-sized
+    /// vector was 4 bytes a node pair at `auto`'s peak.
+    pub held: HeldTree,
+    /// The position of each block's element in `page.elements`.
     pub block_element: Vec<u32>,
     /// Each block element's tag path.
     pub block_path: Vec<u32>,
-    /// The elements in a record group, as (position in
-    /// [`Blocks::element_parent`], group), ascending by position: the
+    /// The elements in a record group, as (position in `page.elements`,
+    /// group), ascending by position: the
     /// siblings that repeat one tag and `class` ([`RECORD_MIN_MEMBERS`] or
     /// more), as the posts of a forum thread, the comments under an
     /// article or the cards of a listing do. Groups are numbered from 0.
@@ -157,6 +159,169 @@ pub struct Blocks {
 
 /// A record key not (yet) numbered as a group.
 pub const NO_GROUP: u32 = u32::MAX;
+
+/// The block of each counted text node, as runs of consecutive text
+/// nodes of one block: a block's text nodes mostly follow each other, so
+/// a page has about as many runs as blocks, where a number a text node
+/// was 4 bytes a node pair at `auto`'s peak on element-dense pages.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TextBlocks {
+    /// (first text node, block) of each run, ascending.
+    runs: Vec<(u32, u32)>,
+    /// Number of text nodes.
+    len: u32,
+}
+
+impl TextBlocks {
+    /// Appends the next text node's block.
+    pub fn push(&mut self, block: u32) {
+        if self.runs.last().is_none_or(|&(_, b)| b != block) {
+            self.runs.push((self.len, block));
+        }
+        self.len += 1;
+    }
+
+    /// Number of text nodes.
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    /// Whether there is no text node.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The block of each text node, in order.
+    pub fn iter(&self) -> TextBlocksIter<'_> {
+        TextBlocksIter {
+            runs: &self.runs,
+            run: 0,
+            next: 0,
+            len: self.len,
+        }
+    }
+}
+
+/// [`TextBlocks::iter`]: the block of each text node, in order.
+pub struct TextBlocksIter<'a> {
+    runs: &'a [(u32, u32)],
+    /// The run of the text node before `next`.
+    run: usize,
+    /// The next text node.
+    next: u32,
+    len: u32,
+}
+
+impl Iterator for TextBlocksIter<'_> {
+    type Item = u32;
+
+    #[inline]
+    fn next(&mut self) -> Option<u32> {
+        if self.next >= self.len {
+            return None;
+        }
+        while self
+            .runs
+            .get(self.run + 1)
+            .is_some_and(|r| r.0 <= self.next)
+        {
+            self.run += 1;
+        }
+        self.next += 1;
+        self.runs.get(self.run).map(|r| r.1)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = (self.len - self.next) as usize;
+        (n, Some(n))
+    }
+}
+
+/// The elements that hold a block (the blocks' elements and their
+/// ancestors), in document order, as a tree of their own: a parent is
+/// held with its child, so each held subtree is a contiguous run.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct HeldTree {
+    /// The held elements' positions in `page.elements`, ascending.
+    pub held: Vec<u32>,
+    /// Each held element's parent's index in `held` (`u32::MAX` for the
+    /// root).
+    pub parent: Vec<u32>,
+    /// Each block's element's index in `held`.
+    pub block: Vec<u32>,
+}
+
+impl HeldTree {
+    /// The tree of the `blocks`' elements and their ancestors among `ne`
+    /// elements in document order, `parent_of(e)` being element `e`'s
+    /// parent's position (`u32::MAX` for none). Each element is walked
+    /// up from once; a bit an element marks those already held.
+    pub fn new(ne: usize, parent_of: impl Fn(usize) -> u32, blocks: &[u32]) -> HeldTree {
+        let mut mark = vec![0u64; ne.div_ceil(64)];
+        let is_marked = |m: &[u64], e: usize| m[e / 64] & (1 << (e % 64)) != 0;
+        let mut n = 0;
+        for &e in blocks {
+            let mut e = e as usize;
+            while e < ne && !is_marked(&mark, e) {
+                mark[e / 64] |= 1 << (e % 64);
+                n += 1;
+                e = parent_of(e) as usize;
+            }
+        }
+        let mut held = Vec::with_capacity(n);
+        for (w, &bits) in mark.iter().enumerate() {
+            let mut bits = bits;
+            while bits != 0 {
+                held.push((w * 64) as u32 + bits.trailing_zeros());
+                bits &= bits - 1;
+            }
+        }
+        drop(mark);
+        // The current path of held elements (element, index), root first.
+        let mut path: Vec<(u32, u32)> = Vec::new();
+        let mut parent = Vec::with_capacity(held.len());
+        for (i, &e) in held.iter().enumerate() {
+            let up = parent_of(e as usize);
+            while path.last().is_some_and(|&(x, _)| x != up) {
+                path.pop();
+            }
+            parent.push(path.last().map_or(u32::MAX, |&(_, j)| j));
+            path.push((e, i as u32));
+        }
+        let block = (blocks.iter())
+            .map(|&e| held.binary_search(&e).map_or(u32::MAX, |h| h as u32))
+            .collect();
+        HeldTree {
+            held,
+            parent,
+            block,
+        }
+    }
+
+    /// Number of held elements.
+    pub fn len(&self) -> usize {
+        self.held.len()
+    }
+
+    /// Whether no element is held.
+    pub fn is_empty(&self) -> bool {
+        self.held.is_empty()
+    }
+
+    /// The index in `held` of element `e` (`usize::MAX` if not held).
+    pub fn at(&self, e: u32) -> usize {
+        self.held.binary_search(&e).unwrap_or(usize::MAX)
+    }
+
+    /// The position in `page.elements` of the parent of held element `h`
+    /// (`u32::MAX` for none).
+    pub fn parent_element(&self, h: usize) -> u32 {
+        match self.parent.get(h) {
+            Some(&p) => self.held.get(p as usize).copied().unwrap_or(u32::MAX),
+            None => u32::MAX,
+        }
+    }
+}
 
 /// Siblings of one tag and class that make a record group: three, so that
 /// a pair of columns or a header and footer sharing a class is not one.
@@ -187,37 +352,33 @@ struct Context {
 /// No container of the kind above.
 const NONE: u32 = u32::MAX;
 
-/// Each element's [`Context`] as a 4-byte number into a table of
-/// contexts, instead of the 12-byte context itself: most elements inherit
-/// their parent's unchanged, and siblings that change it alike (a list of
-/// links) share one entry.
+/// The contexts of a page's elements, each a 4-byte number into a table
+/// of the distinct contexts instead of the 12-byte context itself: most
+/// elements inherit their parent's unchanged, and siblings that change it
+/// alike (a list of links) share one entry.
 struct Contexts {
     /// The contexts; entry 0 is the empty one.
     table: Vec<Context>,
-    /// Each element's entry in `table`.
-    of: Vec<u32>,
 }
 
 impl Contexts {
-    fn with_capacity(elements: usize) -> Contexts {
+    fn new() -> Contexts {
         Contexts {
             table: vec![Context::default()],
-            of: Vec::with_capacity(elements),
         }
     }
 
-    /// The context of element `i` (the empty one past the end).
+    /// The context of entry `entry`.
     #[inline]
-    fn get(&self, i: usize) -> Context {
-        self.table[self.of.get(i).copied().unwrap_or(0) as usize]
+    fn get(&self, entry: u32) -> Context {
+        self.table[entry as usize]
     }
 
-    /// Records the next element's context, `c`, derived from its parent's
-    /// (element `parent`, possibly none).
+    /// The entry of the next element's context, `c`, derived from its
+    /// parent's entry `from` (0 for none).
     #[inline]
-    fn push(&mut self, parent: usize, c: Context) {
-        let from = self.of.get(parent).copied().unwrap_or(0);
-        let entry = if self.table[from as usize] == c {
+    fn entry(&mut self, from: u32, c: Context) -> u32 {
+        if self.table[from as usize] == c {
             from
         } else {
             // The last entry made serves the siblings that follow.
@@ -226,17 +387,34 @@ impl Contexts {
                 self.table.push(c);
             }
             (self.table.len() - 1) as u32
-        };
-        self.of.push(entry);
+        }
     }
 }
 
-/// [`blocks`]' owner table: each element's block owner (its nearest
-/// block-level ancestor or itself, as a position in `page.elements`)
-/// until pass 2 gives each owner its block index, written in place over
-/// the owner's own entry with this bit set. Element positions stay below
-/// it: 2³¹ elements need far more than [`crate::decode::DEFAULT_MAX_INPUT`].
-const BLOCK_INDEX: u32 = 1 << 31;
+/// An element on the path from the root down to the element being read
+/// (pass 1 walks the elements in document order with this path as a
+/// stack, instead of element-sized tables of owners and contexts).
+#[derive(Clone, Copy)]
+struct Open {
+    /// Its position in `page.elements`.
+    pos: u32,
+    /// Its context's entry in [`Contexts`].
+    ctx: u32,
+    /// Its block owner's index on the path (itself or an ancestor).
+    owner: u32,
+    /// The block it owns once a text node is read in it ([`NO_BLOCK`]
+    /// before).
+    block: u32,
+    /// Its index in the held tree ([`HeldTree`]) once a block is made in
+    /// it or below it ([`NO_BLOCK`] before).
+    held: u32,
+    /// Whether its parent is the entry below it on the path (false for
+    /// the root).
+    has_parent: bool,
+}
+
+/// No block (yet).
+const NO_BLOCK: u32 = u32::MAX;
 
 impl Default for Context {
     fn default() -> Self {
@@ -392,16 +570,133 @@ pub const WIDE_SHARE: f32 = 0.5;
 /// comments, which can rightly outweigh the article they follow.
 const WIDE_FAMILIES: Families = NEGATIVE & !(1 << Family::Comment as u8);
 
-/// Pass 1's results: each element's parent position, block owner and
-/// inherited context, the record keys, the text each family's outermost
-/// containers hold, and the block owners' contexts.
+/// Pass 2's results, made during the first reading of pass 1: the blocks
+/// in order of their first text node, each block's element and own
+/// counts, each text node's block, and the held tree.
+#[derive(Default)]
+struct Owned {
+    nodes: Vec<NodeId>,
+    block_element: Vec<u32>,
+    own: Vec<Own>,
+    text_block: TextBlocks,
+    held: HeldTree,
+    /// A block was made for element 0 while it was not on the path (a
+    /// text node whose parent is no element of the page): the held tree
+    /// is then built again from the page.
+    rebuild_held: bool,
+}
+
+/// Pass 2, read in pass 1's walk ([`inherit`]).
+#[derive(Default)]
+struct TextPass {
+    out: Owned,
+    /// The next text node to read.
+    next: usize,
+    /// Element 0's block: a text node whose parent is no element of the
+    /// page goes to it, whether or not it is on the path.
+    first_block: u32,
+}
+
+impl TextPass {
+    /// Reads text nodes up to `end` (exclusive): those before the next
+    /// element in document order, so that their parent is on `path` and
+    /// what lies below it there is closed.
+    #[inline]
+    fn read(&mut self, page: &Page<'_>, path: &mut Vec<Open>, end: usize) {
+        let dom = page.dom;
+        let end = end.min(page.texts.len());
+        while self.next < end {
+            let t = page.texts[self.next];
+            self.next += 1;
+            let parent = dom.node(t.node).parent;
+            // No parent element of the page: element 0's block.
+            let at = match parent.is_none() {
+                true => u32::MAX,
+                false => page.element_index(parent).map_or(u32::MAX, |i| i as u32),
+            };
+            while path.last().is_some_and(|o| o.pos > at) {
+                path.pop();
+            }
+            let owner = match path.last() {
+                Some(o) if o.pos == at => Some(o.owner as usize),
+                _ => None,
+            };
+            let b_pos = owner.map_or(0, |j| path[j].pos);
+            let block = match owner {
+                Some(j) if b_pos != 0 => path[j].block,
+                _ => self.first_block,
+            };
+            let k = if block == NO_BLOCK {
+                let k = self.out.nodes.len() as u32;
+                match owner {
+                    Some(j) if b_pos != 0 => path[j].block = k,
+                    _ => self.first_block = k,
+                }
+                self.hold(path, owner.filter(|_| b_pos != 0).or(Some(0)), b_pos);
+                self.out.nodes.push(page.elements[b_pos as usize]);
+                self.out.block_element.push(b_pos);
+                self.out.own.push(Own::default());
+                k
+            } else {
+                block
+            };
+            self.out.text_block.push(k);
+            let o = &mut self.out.own[k as usize];
+            o.chars += t.chars;
+            o.text_nodes += 1;
+            if t.in_link {
+                o.link_chars += t.chars;
+                o.link_nodes += 1;
+            }
+            if let Some(s) = dom.text_of(t.node) {
+                scan(s, o);
+            }
+        }
+    }
+
+    /// Holds the new block's element (`b_pos`, at `owner` on the path)
+    /// and its ancestors: the path's entries up to it not held yet, which
+    /// come after every element held before (an element is held with its
+    /// ancestors), so the held tree grows in document order.
+    fn hold(&mut self, path: &mut [Open], owner: Option<usize>, b_pos: u32) {
+        let held = &mut self.out.held;
+        let j = match owner {
+            Some(j) if path.get(j).is_some_and(|o| o.pos == b_pos) => j,
+            _ => {
+                // Element 0 off the path.
+                self.out.rebuild_held = true;
+                held.block.push(NO_BLOCK);
+                return;
+            }
+        };
+        let mut from = j + 1;
+        while from > 0 && path[from - 1].held == NO_BLOCK {
+            from -= 1;
+        }
+        for x in from..=j {
+            let up = match x > 0 && path[x].has_parent {
+                true => path[x - 1].held,
+                false => u32::MAX,
+            };
+            path[x].held = held.held.len() as u32;
+            held.held.push(path[x].pos);
+            held.parent.push(up);
+        }
+        held.block.push(path[j].held);
+    }
+}
+
+/// Pass 1's results: the record keys, the text each family's outermost
+/// containers hold, the contexts of the block owners, and (first
+/// reading) pass 2's.
 struct Inherited<'a> {
-    parent: Vec<u32>,
-    owner: Vec<u32>,
     ctx: Contexts,
     records: RecordKeys<'a>,
     covered: [u32; FAMILIES],
+    /// The contexts of the block owners (every block is one), as
+    /// (element position, entry), ascending.
     owner_ctx: Vec<(u32, u32)>,
+    owned: Option<Owned>,
 }
 
 impl Inherited<'_> {
@@ -419,43 +714,63 @@ impl Inherited<'_> {
     }
 }
 
-/// Pass 1, top-down over the elements (indexed by their position in
-/// document order): block owner and the context each inherits, with the
-/// families in `mask` ignored.
+/// Pass 1, top-down over the elements in document order: the block owner
+/// (nearest block-level ancestor or itself) and the context each
+/// inherits, with the families in `mask` ignored. The elements are read
+/// with the path from the root as a stack ([`Open`]), so nothing is kept
+/// an element. With `texts`, pass 2 runs in the same walk: the text
+/// nodes before each element in document order are read before it
+/// ([`Page::element_text_begin`]), their parent then on the path, and
+/// each is given its owner's block.
 fn inherit<'a>(
     page: &Page<'a>,
     vocab: &Vocabulary,
     cache: &mut FxHashMap<&'a str, Families>,
     mask: Families,
+    texts: bool,
 ) -> Inherited<'a> {
     let dom = page.dom;
     let root = page.root;
-    let ne = page.elements.len();
     let pos = |x: NodeId| page.element_index(x).map_or(u32::MAX, |i| i as u32);
-    let mut parents = Vec::with_capacity(ne);
-    let mut owner = vec![0u32; ne];
-    let mut ctx = Contexts::with_capacity(ne);
+    let mut ctx = Contexts::new();
     // Each record candidate's (parent, tag, class), for the groups.
     let mut records = RecordKeys::default();
     let mut covered = [0u32; FAMILIES];
-    // The contexts of the block owners (every block is one), as (element
-    // position, entry), ascending: the element-sized `ctx.of` is freed
-    // before pass 2 (on element-dense pages few elements own a block).
     let mut owner_ctx: Vec<(u32, u32)> = Vec::new();
+    let mut pass2 = texts.then(|| TextPass {
+        first_block: NO_BLOCK,
+        ..TextPass::default()
+    });
+    let mut path: Vec<Open> = Vec::new();
     for (i, &e) in page.elements.iter().enumerate() {
+        if let Some(p2) = pass2.as_mut() {
+            let begin = page.element_text_begin(i).unwrap_or(0) as usize;
+            if p2.next < begin {
+                p2.read(page, &mut path, begin);
+            }
+        }
         let up = dom.node(e).parent;
         let parent = if e == root || up.is_none() {
             u32::MAX
         } else {
             pos(up)
         };
-        parents.push(parent);
+        // The path down to the parent: what lies below it is closed.
+        if parent == u32::MAX {
+            path.clear();
+        } else {
+            while path.last().is_some_and(|o| o.pos > parent) {
+                path.pop();
+            }
+        }
+        let up_open = path.last().filter(|o| o.pos == parent).copied();
+        let from = up_open.map_or(0, |o| o.ctx);
         let tag = dom.tag(e).unwrap_or(Tag::DIV);
-        let mut c = ctx.get(parent as usize);
+        let mut c = ctx.get(from);
         let is_block = e == root || matches!(tag.flow(), Flow::Block | Flow::Cell);
-        owner[i] = match owner.get(parent as usize) {
-            Some(&o) if !is_block => o,
-            _ => i as u32,
+        let owner = match up_open {
+            Some(o) if !is_block => o.owner,
+            _ => path.len() as u32,
         };
         if let Some(b) = tag_bit(tag) {
             c.tags |= b;
@@ -504,18 +819,29 @@ fn inherit<'a>(
             }
             c.families |= fam;
         }
-        ctx.push(parent as usize, c);
-        if owner[i] == i as u32 {
-            owner_ctx.push((i as u32, ctx.of[i]));
+        let entry = ctx.entry(from, c);
+        if owner == path.len() as u32 {
+            owner_ctx.push((i as u32, entry));
         }
+        path.push(Open {
+            pos: i as u32,
+            ctx: entry,
+            owner,
+            block: NO_BLOCK,
+            held: NO_BLOCK,
+            has_parent: up_open.is_some(),
+        });
     }
+    let owned = pass2.map(|mut p2| {
+        p2.read(page, &mut path, page.texts.len());
+        p2.out
+    });
     Inherited {
-        parent: parents,
-        owner,
         ctx,
         records,
         covered,
         owner_ctx,
+        owned,
     }
 }
 
@@ -531,93 +857,72 @@ pub fn blocks(page: &Page<'_>, vocab: &Vocabulary) -> Blocks {
     let ne = page.elements.len();
     let pos = |x: NodeId| page.element_index(x).map_or(u32::MAX, |i| i as u32);
     let mut cache: FxHashMap<&str, Families> = FxHashMap::default();
-    // Pass 1, top-down over the elements: block owner, context. A noise
-    // family that wraps most of the page is read again without it.
-    let mut first = inherit(page, vocab, &mut cache, 0);
+    // Pass 1, top-down over the elements: block owner, context; pass 2,
+    // over the text nodes, in the same walk: blocks in order of their
+    // first text, with their own counts. A noise family that wraps most
+    // of the page is read again without it (the blocks do not change).
+    let mut first = inherit(page, vocab, &mut cache, 0, true);
     let wide = first.wide(page.stats(root).chars);
+    let owned = first.owned.take().unwrap_or_default();
     if wide != 0 {
-        // The first reading goes before the second is made: both are
-        // sized by the elements.
         drop(first);
-        first = inherit(page, vocab, &mut cache, wide);
+        first = inherit(page, vocab, &mut cache, wide, false);
     }
     let Inherited {
-        parent: element_parent,
-        mut owner,
-        mut ctx,
+        ctx,
         records,
         owner_ctx,
         ..
     } = first;
-    out.element_parent = element_parent;
     records.into_groups(&mut out);
-    ctx.of = Vec::new();
-    // Pass 2, over the text nodes: blocks in order of their first text,
-    // with their own counts.
-    // From here on `owner` turns into the block index of each owner
-    // (BLOCK_INDEX): `index_of` reads it.
-    let mut own: Vec<Own> = Vec::new();
-    out.text_block.reserve(page.texts.len());
-    for t in &page.texts {
-        let parent = dom.node(t.node).parent;
-        let at = if parent.is_none() { 0 } else { pos(parent) } as usize;
-        let b_pos = match owner.get(at) {
-            // An owner already numbered owns itself.
-            Some(&o) if o & BLOCK_INDEX != 0 => at,
-            Some(&o) => o as usize,
-            None => 0,
-        };
-        let mut k = owner[b_pos];
-        if k & BLOCK_INDEX != 0 {
-            k &= !BLOCK_INDEX;
-        } else {
-            k = out.nodes.len() as u32;
-            owner[b_pos] = k | BLOCK_INDEX;
-            out.nodes.push(page.elements[b_pos]);
-            out.block_element.push(b_pos as u32);
-            own.push(Own::default());
-        }
-        out.text_block.push(k);
-        let o = &mut own[k as usize];
-        o.chars += t.chars;
-        o.text_nodes += 1;
-        if t.in_link {
-            o.link_chars += t.chars;
-            o.link_nodes += 1;
-        }
-        if let Some(s) = dom.text_of(t.node) {
-            scan(s, o);
-        }
-    }
+    let Owned {
+        nodes,
+        block_element,
+        own,
+        text_block,
+        held,
+        rebuild_held,
+    } = owned;
+    out.nodes = nodes;
+    out.block_element = block_element;
+    out.text_block = text_block;
     let nb = out.nodes.len();
-    // What is sized by the elements is freed as soon as it is read for
-    // the last time, or kept for the blocks only: on element-dense pages
-    // these vectors are a large part of the memory.
-    // The block of each element that is one.
-    let index_of = |i: usize| {
-        let k = owner[i];
-        (k & BLOCK_INDEX != 0).then_some((k & !BLOCK_INDEX) as usize)
+    out.held = match rebuild_held {
+        false => held,
+        // Element 0 was off the path when its block was made: the tree
+        // from the page (each element's parent read from it).
+        true => {
+            let parent_of = |e: usize| {
+                let n = page.elements[e];
+                let up = dom.node(n).parent;
+                if n == root || up.is_none() {
+                    u32::MAX
+                } else {
+                    pos(up)
+                }
+            };
+            HeldTree::new(ne, parent_of, &out.block_element)
+        }
     };
-    // Pass 3, bottom-up over the elements: which blocks contain others.
-    let mut below = vec![false; ne];
-    for i in (1..ne).rev() {
-        let up = out.element_parent[i] as usize;
-        if up < i && (below[i] || index_of(i).is_some()) {
-            below[up] = true;
+    let held = &out.held;
+    // A block is a leaf when no other block lies inside its element: when
+    // no held element is its child.
+    let mut has_child = vec![false; held.len()];
+    for &p in &held.parent {
+        if let Some(x) = has_child.get_mut(p as usize) {
+            *x = true;
         }
     }
-    out.leaf = out
-        .block_element
-        .iter()
-        .map(|&i| !below[i as usize])
+    out.leaf = (held.block.iter())
+        .map(|&h| !has_child.get(h as usize).copied().unwrap_or(false))
         .collect();
-    drop(below);
+    drop(has_child);
     let block_ctx: Vec<Context> = out
         .block_element
         .iter()
         .map(|&i| {
             let at = owner_ctx.binary_search_by_key(&i, |&(e, _)| e);
-            ctx.table[at.map_or(0, |j| owner_ctx[j].1) as usize]
+            ctx.get(at.map_or(0, |j| owner_ctx[j].1))
         })
         .collect();
     drop(ctx);
@@ -628,9 +933,8 @@ pub fn blocks(page: &Page<'_>, vocab: &Vocabulary) -> Blocks {
         .map(|c| c.families & (1 << Family::Comment as u8) != 0)
         .collect();
 
-    // The blocks by element position, so that `owner` (4 bytes an
-    // element) is freed before CETD-TPC runs: CETD-TPC scores the elements
-    // in document order, and a cursor over this list finds their blocks.
+    // The blocks by element position: CETD-TPC scores the elements in
+    // document order, and a cursor over this list finds their blocks.
     let mut by_element: Vec<(u32, u32)> = (out.block_element.iter())
         .enumerate()
         .map(|(k, &e)| (e, k as u32))
@@ -638,7 +942,6 @@ pub fn blocks(page: &Page<'_>, vocab: &Vocabulary) -> Blocks {
     if !by_element.is_sorted() {
         by_element.sort_unstable();
     }
-    drop(owner);
     let mut next = 0;
     let index_of = |i: usize| {
         while by_element.get(next).is_some_and(|&(e, _)| (e as usize) < i) {
@@ -657,7 +960,11 @@ pub fn blocks(page: &Page<'_>, vocab: &Vocabulary) -> Blocks {
     // Readability's top candidate: each block of enough text scores
     // 1 + commas + length bonus for its parent and half for its
     // grandparent; a candidate's score is scaled by 1 − its link density.
-    let mut cand = vec![0f32; ne];
+    // The scores are summed from a list of (element, points) in the
+    // order they are given, sorted stably by element (not an
+    // element-sized vector): each element's f32 sum adds the same points
+    // in the same order.
+    let mut points: Vec<(u32, f32)> = Vec::new();
     for (k, &b_el) in out.nodes.iter().enumerate() {
         let o = &own[k];
         if o.chars < CANDIDATE_MIN_CHARS {
@@ -666,22 +973,30 @@ pub fn blocks(page: &Page<'_>, vocab: &Vocabulary) -> Blocks {
         let s = 1.0
             + o.commas as f32
             + (o.chars as f32 / CANDIDATE_LENGTH_UNIT).min(CANDIDATE_LENGTH_CAP);
-        let p = out.element_parent[out.block_element[k] as usize] as usize;
-        if p >= ne || b_el == root {
+        let h = held.block.get(k).map_or(usize::MAX, |&h| h as usize);
+        let p = held.parent_element(h);
+        if p as usize >= ne || b_el == root {
             continue;
         }
-        cand[p] += s;
-        if let Some(&g) = out.element_parent.get(p)
-            && (g as usize) < ne
-        {
-            cand[g as usize] += s / 2.0;
+        points.push((p, s));
+        let g = held.parent_element(held.parent.get(h).map_or(usize::MAX, |&x| x as usize));
+        if (g as usize) < ne {
+            points.push((g, s / 2.0));
         }
     }
+    points.sort_by_key(|&(e, _)| e);
     // The first of the best in document order.
     let mut top: Option<(NodeId, f32)> = None;
-    for (i, &e) in page.elements.iter().enumerate() {
-        let s = cand[i];
+    let mut j = 0;
+    while j < points.len() {
+        let i = points[j].0;
+        let mut s = 0f32;
+        while points.get(j).is_some_and(|&(x, _)| x == i) {
+            s += points[j].1;
+            j += 1;
+        }
         if s > 0.0 {
+            let e = page.elements[i as usize];
             let st = page.stats(e);
             let s = s * (1.0 - ratio(st.link_chars, st.chars));
             if top.is_none_or(|(_, b)| s > b) {
@@ -689,7 +1004,7 @@ pub fn blocks(page: &Page<'_>, vocab: &Vocabulary) -> Blocks {
             }
         }
     }
-    drop(cand);
+    drop(points);
     let top = top.map(|(e, _)| e);
     let top_parent = top.map(|t| dom.node(t).parent).filter(|p| !p.is_none());
     let inside = |x: Option<NodeId>, e: NodeId| {
@@ -905,7 +1220,10 @@ mod tests {
         assert_eq!(b.nodes.len(), 5);
         assert_eq!(b.nodes[0], find(&dom, Tag::NAV, 0));
         assert_eq!(b.nodes[1], find(&dom, Tag::H2, 0));
-        assert_eq!(b.text_block, vec![0, 0, 1, 2, 3, 3, 4]);
+        assert_eq!(
+            b.text_block.iter().collect::<Vec<_>>(),
+            vec![0, 0, 1, 2, 3, 3, 4]
+        );
         // "Home" + " " collapsed away + "News": 4 + 4 characters, all links.
         // Text nodes count trimmed: the first paragraph is 43, "Five " 4
         // plus the link's "six" 3.
@@ -951,26 +1269,85 @@ mod tests {
             ..Context::default()
         };
         // root (empty), nav, three links in it, a span under the first.
-        let mut c = Contexts::with_capacity(6);
-        c.push(usize::MAX, Context::default());
-        c.push(0, nav);
+        let mut c = Contexts::new();
+        let root = c.entry(0, Context::default());
+        let n = c.entry(root, nav);
         let in_nav = Context {
             tags: nav.tags | link.tags,
             ..nav
         };
-        for _ in 0..3 {
-            c.push(1, in_nav);
-        }
-        c.push(2, in_nav);
-        let want = [Context::default(), nav, in_nav, in_nav, in_nav, in_nav];
-        for (i, w) in want.iter().enumerate() {
-            assert_eq!(c.get(i), *w, "element {i}");
-        }
-        // The empty context past the end; one entry for the three links
-        // and the span that inherits unchanged.
-        assert_eq!(c.get(6), Context::default());
+        let links: Vec<u32> = (0..3).map(|_| c.entry(n, in_nav)).collect();
+        let span = c.entry(links[0], in_nav);
+        assert_eq!((root, n, span), (0, 1, 2));
+        assert_eq!(links, vec![2, 2, 2]);
+        assert_eq!(c.get(2), in_nav);
+        // One entry for the three links and the span that inherits
+        // unchanged.
         assert_eq!(c.table.len(), 3);
-        assert_eq!(c.of, vec![0, 1, 2, 2, 2, 2]);
+    }
+
+    #[test]
+    fn text_blocks_are_runs() {
+        let mut t = TextBlocks::default();
+        assert!(t.is_empty());
+        assert_eq!(t.iter().count(), 0);
+        for k in [0, 0, 1, 0, 0, 0, 2, 2] {
+            t.push(k);
+        }
+        assert_eq!(t.len(), 8);
+        assert_eq!(t.runs, vec![(0, 0), (2, 1), (3, 0), (6, 2)]);
+        assert_eq!(t.iter().collect::<Vec<_>>(), vec![0, 0, 1, 0, 0, 0, 2, 2]);
+    }
+
+    #[test]
+    fn held_tree_keeps_the_blocks_and_their_ancestors() {
+        // 0 ─┬─ 1 ── 2 (block)
+        //    ├─ 3 ── 4
+        //    └─ 5 ─┬─ 6
+        //          └─ 7 (block)
+        let parents = [u32::MAX, 0, 1, 0, 3, 0, 5, 5];
+        let t = HeldTree::new(parents.len(), |e| parents[e], &[7, 2]);
+        assert_eq!(t.held, vec![0, 1, 2, 5, 7]);
+        assert_eq!(t.parent, vec![u32::MAX, 0, 1, 0, 3]);
+        assert_eq!((t.at(7), t.at(2), t.at(4)), (4, 2, usize::MAX));
+        assert_eq!(t.block, vec![4, 2]);
+        assert_eq!((t.parent_element(4), t.parent_element(0)), (5, u32::MAX));
+        // More than a word of marks.
+        let parents: Vec<u32> = (0..200)
+            .map(|e| if e == 0 { u32::MAX } else { e - 1 })
+            .collect();
+        let t = HeldTree::new(parents.len(), |e| parents[e], &[150, 70]);
+        assert_eq!(t.len(), 151);
+        assert_eq!(t.parent_element(150), 149);
+    }
+
+    #[test]
+    fn blocks_the_same_as_the_owner_table_gave() {
+        // Texts before, between and after nested blocks, inline elements
+        // around blocks, and a text after a closed inline element.
+        let dom = parse(
+            "<body>a<span>b<div>c<i>d</i>e</div>f</span>g<p>h<b>i<u>j</u>k</b>l</p>\
+             <ul><li>m<p>n</p>o</li></ul>p</body>",
+        );
+        let page = page_of(&dom);
+        let b = blocks(&page, &Vocabulary::new());
+        let tags: Vec<Tag> = b.nodes.iter().map(|&n| dom.tag(n).unwrap()).collect();
+        assert_eq!(tags, vec![Tag::BODY, Tag::DIV, Tag::P, Tag::LI, Tag::P]);
+        let letters: Vec<u32> = b.text_block.iter().collect();
+        // a b c d e f g h i j k l m n o p
+        assert_eq!(
+            letters,
+            vec![0, 0, 1, 1, 1, 0, 0, 2, 2, 2, 2, 2, 3, 4, 3, 0]
+        );
+        assert_eq!(b.leaf, vec![false, true, true, false, true]);
+        // Held as the page's parents give them.
+        let parent_of = |e: usize| {
+            let up = dom.node(page.elements[e]).parent;
+            page.element_index(up).map_or(u32::MAX, |i| i as u32)
+        };
+        let want = HeldTree::new(page.elements.len(), parent_of, &b.block_element);
+        assert_eq!(b.held, want);
+        assert_eq!(b.held.held.len(), 7);
     }
 
     #[test]
@@ -983,7 +1360,7 @@ mod tests {
             vec![find(&dom, Tag::DIV, 0), find(&dom, Tag::P, 0)]
         );
         assert_eq!(b.leaf, vec![false, true]);
-        assert_eq!(b.text_block, vec![0, 1, 0]);
+        assert_eq!(b.text_block.iter().collect::<Vec<_>>(), vec![0, 1, 0]);
     }
 
     #[test]

@@ -172,7 +172,7 @@ fn find_headline(page: &Page<'_>, b: &Blocks, candidates: &[usize]) -> Option<us
     // passes them over.
     let lo = candidates.iter().copied().min().unwrap_or(0);
     let hi = candidates.iter().copied().max().unwrap_or(0);
-    for (t, &k) in page.texts.iter().zip(&b.text_block) {
+    for (t, k) in page.texts.iter().zip(b.text_block.iter()) {
         let k = k as usize;
         if k < lo || k > hi {
             continue;
@@ -257,8 +257,8 @@ mod tests {
         let page = crate::annotate::annotate(&dom, "", dom.body().unwrap());
         let b = features::blocks(&page, &Vocabulary::new());
         let text = |k: usize| -> String {
-            let own = page.texts.iter().zip(&b.text_block);
-            own.filter(|&(_, &tb)| tb as usize == k)
+            let own = page.texts.iter().zip(b.text_block.iter());
+            own.filter(|&(_, tb)| tb as usize == k)
                 .filter_map(|(t, _)| page.dom.text_of(t.node))
                 .collect::<String>()
                 .trim()

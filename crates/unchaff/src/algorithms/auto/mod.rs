@@ -333,7 +333,7 @@ impl Auto {
             }
         }
         // Blocks with blocks inside: their own text nodes only.
-        for (t, &k) in page.texts.iter().zip(&b.text_block) {
+        for (t, k) in page.texts.iter().zip(b.text_block.iter()) {
             let k = k as usize;
             if keep[k] && !b.leaf[k] {
                 nodes.push(t.node);

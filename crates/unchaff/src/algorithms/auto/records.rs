@@ -38,12 +38,14 @@ pub const FILL_MIN_PROBABILITY: f32 = 0.05;
 /// nests a few levels deep; past this the block is not in a record.
 const RECORD_LOOKUP: usize = 32;
 
-/// The nearest record at or above element `e` (a position in
-/// [`Blocks::element_parent`]) within [`RECORD_LOOKUP`] steps, as (its
-/// position, its group); the walk gives up once it is above `lowest`
-/// (parents come before their children, so no record lies further up).
-fn record_of(b: &Blocks, mut e: usize, lowest: usize) -> Option<(usize, u32)> {
+/// The nearest record at or above held element `h` (an index in
+/// [`Blocks::held`]) within [`RECORD_LOOKUP`] steps, as (its held index,
+/// its group); the walk gives up once it is above element position
+/// `lowest` (parents come before their children, so no record lies
+/// further up).
+fn record_of(b: &Blocks, mut h: usize, lowest: usize) -> Option<(usize, u32)> {
     for _ in 0..RECORD_LOOKUP {
+        let e = *b.held.held.get(h)? as usize;
         if e < lowest {
             return None;
         }
@@ -51,23 +53,29 @@ fn record_of(b: &Blocks, mut e: usize, lowest: usize) -> Option<(usize, u32)> {
             .element_group
             .binary_search_by_key(&(e as u32), |&(pos, _)| pos)
         {
-            return Some((e, b.element_group[i].1));
+            return Some((h, b.element_group[i].1));
         }
-        match b.element_parent.get(e) {
-            Some(&up) if (up as usize) < e => e = up as usize,
+        match b.held.parent.get(h) {
+            Some(&up) if (up as usize) < h => h = up as usize,
             _ => return None,
         }
     }
     None
 }
 
-/// The role of element `e` in its record `record` (an ancestor of `e`):
-/// the tags and first class names from `e` up to the record's child.
-fn role_of(page: &Page<'_>, b: &Blocks, mut e: usize, record: usize) -> u64 {
+/// The role of held element `h` in its record `record` (a held ancestor
+/// of `h`): the tags and first class names from `h` up to the record's
+/// child.
+fn role_of(page: &Page<'_>, b: &Blocks, mut h: usize, record: usize) -> u64 {
     let dom = page.dom;
     let mut role = ROLE_SEED;
-    while e != record {
-        let Some(&n) = page.elements.get(e) else {
+    while h != record {
+        let Some(&n) = b
+            .held
+            .held
+            .get(h)
+            .and_then(|&e| page.elements.get(e as usize))
+        else {
             break;
         };
         let tag = dom.tag(n).map_or(0, |t| t.0);
@@ -80,8 +88,8 @@ fn role_of(page: &Page<'_>, b: &Blocks, mut e: usize, record: usize) -> u64 {
             role = mix(role, byte as u64);
         }
         role = mix(role, ROLE_STEP);
-        match b.element_parent.get(e) {
-            Some(&up) if (up as usize) < e => e = up as usize,
+        match b.held.parent.get(h) {
+            Some(&up) if (up as usize) < h => h = up as usize,
             _ => break,
         }
     }
@@ -141,7 +149,7 @@ pub fn fill_records(
         .len()
         .min(p.len())
         .min(b.chars.len())
-        .min(b.block_element.len());
+        .min(b.held.block.len());
     let Some(&(first, _)) = b.element_group.first() else {
         return 0;
     };
@@ -149,9 +157,9 @@ pub fn fill_records(
     // The roles lent: (group, role) of each kept paragraph in a record.
     // Every kept block in a record: (group, role, long enough to lend).
     let mut kept_roles: Vec<(u32, u64, bool)> = Vec::new();
-    for ((&kept, &chars), &e) in keep.iter().zip(&b.chars).zip(&b.block_element).take(n) {
-        if kept && let Some((record, group)) = record_of(b, e as usize, first) {
-            let role = role_of(page, b, e as usize, record);
+    for ((&kept, &chars), &h) in keep.iter().zip(&b.chars).zip(&b.held.block).take(n) {
+        if kept && let Some((record, group)) = record_of(b, h as usize, first) {
+            let role = role_of(page, b, h as usize, record);
             kept_roles.push((group, role, chars >= fill.source_min_chars));
         }
     }
@@ -173,18 +181,18 @@ pub fn fill_records(
         .find(|(_, g)| lent.iter().any(|(l, _)| l == g))
         .map_or(usize::MAX, |&(pos, _)| pos as usize);
     let mut added = 0;
-    for ((kept, &pk), &e) in keep.iter_mut().zip(p).zip(&b.block_element).take(n) {
+    for ((kept, &pk), &h) in keep.iter_mut().zip(p).zip(&b.held.block).take(n) {
         if *kept || pk < fill.min_probability {
             continue;
         }
-        let e = e as usize;
-        if e < lowest {
+        let h = h as usize;
+        if b.held.held.get(h).is_none_or(|&e| (e as usize) < lowest) {
             continue;
         }
-        if let Some((record, group)) = record_of(b, e, lowest)
+        if let Some((record, group)) = record_of(b, h, lowest)
             && lent.iter().any(|&(g, _)| g == group)
             && lent
-                .binary_search(&(group, role_of(page, b, e, record)))
+                .binary_search(&(group, role_of(page, b, h, record)))
                 .is_ok()
         {
             *kept = true;

@@ -47,7 +47,7 @@ impl PageSamples {
 pub fn page_samples(page: &Page<'_>, vocab: &Vocabulary, gold: &str) -> PageSamples {
     let blocks = features::blocks(page, vocab);
     let mut own: Vec<Vec<u64>> = vec![Vec::new(); blocks.nodes.len()];
-    for (t, &k) in page.texts.iter().zip(&blocks.text_block) {
+    for (t, k) in page.texts.iter().zip(blocks.text_block.iter()) {
         if let Some(s) = page.dom.text_of(t.node) {
             tokens(s, &mut own[k as usize]);
         }
