@@ -279,12 +279,14 @@ impl Extractor {
             _ => render::base_url(&dom, url),
         };
         deadline.check(Stage::Annotate)?;
+        let hidden_body = article_body_in_noscript(&dom, root);
         clean::clean(&mut dom, root);
         let mut root = root;
         rescue_if_empty(
             &decoded.text,
             &mut dom,
             &mut root,
+            hidden_body,
             self.options.max_elements,
             &deadline,
         )?;
@@ -516,23 +518,71 @@ fn text_chars(dom: &Dom, root: NodeId, cap: usize) -> usize {
     n
 }
 
-/// When the cleaned page holds (nearly) no text, parses it again the way
-/// a browser without scripts would show it, and takes that tree if it
-/// holds at least [`RESCUE_BELOW_CHARS`] more (a "please enable
-/// JavaScript" line is no rescue): `<noscript>` bodies as markup, unclosed titles ended at
-/// their first tag ([`parse::parse_rescue`]), and elements hidden by
-/// markup kept ([`clean::clean_keeping_hidden`]). Ordinary pages are not
+/// At most this many elements marked as an article's body are looked
+/// into: a page has one (a few with teasers); walking the subtree of
+/// each of thousands of nested ones would take quadratic time.
+const ARTICLE_BODIES_CHECKED: usize = 4;
+
+/// Whether `n` is marked as an article's body (schema.org's
+/// `itemprop="articleBody"`).
+fn is_article_body(dom: &Dom, n: NodeId) -> bool {
+    dom.attr(n, "itemprop")
+        .is_some_and(|v| v.split_ascii_whitespace().any(|t| t == "articleBody"))
+}
+
+/// The most characters of text (up to `cap`) in an element of the tree
+/// marked as the article's body ([`is_article_body`]).
+fn article_body_chars(dom: &Dom, root: NodeId, cap: usize) -> usize {
+    dom.descendants(root)
+        .filter(|&n| is_article_body(dom, n))
+        .take(ARTICLE_BODIES_CHECKED)
+        .map(|n| text_chars(dom, n, cap))
+        .max()
+        .unwrap_or(0)
+}
+
+/// Whether the page marks an element as its article's body
+/// ([`is_article_body`]) that holds (nearly) no text but a `<noscript>`:
+/// the article is written there for clients without scripts, and by a
+/// script for the others (Blogger's templates put the post in a
+/// `<script type="text/template">` and again in a `<noscript>`). Read
+/// before cleaning, which removes the (emptied) `<noscript>` elements.
+fn article_body_in_noscript(dom: &Dom, root: NodeId) -> bool {
+    dom.descendants(root)
+        .filter(|&n| is_article_body(dom, n))
+        .take(ARTICLE_BODIES_CHECKED)
+        .any(|n| {
+            dom.descendants(n)
+                .any(|d| dom.tag(d) == Some(crate::dom::Tag::NOSCRIPT))
+                && text_chars(dom, n, RESCUE_BELOW_CHARS) < RESCUE_BELOW_CHARS
+        })
+}
+
+/// Parses the page again the way a browser without scripts would show
+/// it, and takes that tree when it shows what was missing:
+///
+/// * when the cleaned page holds (nearly) no text: if the new tree holds
+///   at least [`RESCUE_BELOW_CHARS`] more (a "please enable JavaScript"
+///   line is no rescue);
+/// * when the article's body is in a `<noscript>` (`hidden_body`,
+///   [`article_body_in_noscript`]): if the new tree's article body holds
+///   at least [`RESCUE_BELOW_CHARS`].
+///
+/// The new tree has `<noscript>` bodies as markup, unclosed titles ended
+/// at their first tag ([`parse::parse_rescue`]), and elements hidden by
+/// markup kept ([`clean::clean_keeping_hidden`]). Other pages are not
 /// touched (the count stops at [`RESCUE_BELOW_CHARS`]). A rescue over the
 /// element budget keeps the first tree.
 fn rescue_if_empty(
     text: &str,
     dom: &mut Dom,
     root: &mut NodeId,
+    hidden_body: bool,
     budget: Option<usize>,
     deadline: &Deadline,
 ) -> Result<(), Error> {
     let before = text_chars(dom, *root, RESCUE_BELOW_CHARS);
-    if before >= RESCUE_BELOW_CHARS {
+    if before >= RESCUE_BELOW_CHARS && !hidden_body {
         return Ok(());
     }
     let mut again = match parse::parse_rescue(text, budget, deadline) {
@@ -542,7 +592,12 @@ fn rescue_if_empty(
     };
     let r = again.content_root();
     clean::clean_keeping_hidden(&mut again, r);
-    if text_chars(&again, r, before + RESCUE_BELOW_CHARS) >= before + RESCUE_BELOW_CHARS {
+    let shows_more = if before < RESCUE_BELOW_CHARS {
+        text_chars(&again, r, before + RESCUE_BELOW_CHARS) >= before + RESCUE_BELOW_CHARS
+    } else {
+        article_body_chars(&again, r, RESCUE_BELOW_CHARS) >= RESCUE_BELOW_CHARS
+    };
+    if shows_more {
         *dom = again;
         *root = r;
     }
@@ -674,11 +729,13 @@ impl Prepared {
         drop(raw);
         let mut dom = parse::parse(&text);
         let mut root = dom.content_root();
+        let hidden_body = article_body_in_noscript(&dom, root);
         clean::clean(&mut dom, root);
         rescue_if_empty(
             &text,
             &mut dom,
             &mut root,
+            hidden_body,
             Some(usize::MAX),
             &Deadline::NONE,
         )?;

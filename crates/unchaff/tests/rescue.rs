@@ -127,3 +127,47 @@ fn an_article_streamed_after_the_page_is_put_in_its_place() {
     assert!(t.contains("repair the old sea wall"), "{t}");
     assert!(!t.contains("Section number"), "{t}");
 }
+
+/// A blog post page as Blogger's templates write it: a sidebar of labels
+/// (enough visible text that the page is not empty), and the article's
+/// body, marked `itemprop="articleBody"`, holding the post only in a
+/// script template and again in a `<noscript>`.
+fn post_in_noscript(body: &str) -> String {
+    let labels: String = (0..40)
+        .map(|i| format!("<li><a href=\"/label/{i}\">Label number {i}</a></li>"))
+        .collect();
+    format!(
+        "<html><body><div class=\"sidebar\"><h2>Labels</h2><ul>{labels}</ul></div>\
+         <div class=\"post\"><h2 class=\"title\">Harbour works</h2>\
+         <div class=\"post-body\" itemprop=\"articleBody\">\
+         <script type=\"text/template\">{body}</script><noscript>{body}</noscript></div></div>\
+         </body></html>"
+    )
+}
+
+#[test]
+fn an_article_body_written_only_in_noscript_is_rescued() {
+    let t = text(&post_in_noscript(PROSE));
+    assert!(t.contains("repair the old sea wall"), "{t}");
+    assert!(t.contains("temporary route"), "{t}");
+    assert!(!t.contains("Label number 7"), "{t}");
+}
+
+#[test]
+fn an_article_body_with_text_keeps_its_noscript_hidden() {
+    // The body has its text; its noscript (an image's fallback here) is
+    // not shown, as in a browser.
+    let page = format!(
+        "<html><body><div itemprop=\"articleBody\">{PROSE}\
+         <noscript><p>A caption written for readers without JavaScript, which a browser running scripts does not show to anyone.</p></noscript></div></body></html>"
+    );
+    let t = text(&page);
+    assert!(t.contains("repair the old sea wall"), "{t}");
+    assert!(!t.contains("without JavaScript"), "{t}");
+}
+
+#[test]
+fn an_article_body_whose_noscript_asks_for_javascript_is_no_rescue() {
+    let t = text(&post_in_noscript("<p>Please enable JavaScript.</p>"));
+    assert!(!t.contains("enable JavaScript"), "{t}");
+}
