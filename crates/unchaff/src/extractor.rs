@@ -279,7 +279,7 @@ impl Extractor {
             _ => render::base_url(&dom, url),
         };
         deadline.check(Stage::Annotate)?;
-        let hidden_body = article_body_in_noscript(&dom, root);
+        let hidden_body = article_body_in_noscript(&decoded.text, &dom, root);
         clean::clean(&mut dom, root);
         let mut root = root;
         rescue_if_empty(
@@ -547,7 +547,13 @@ fn article_body_chars(dom: &Dom, root: NodeId, cap: usize) -> usize {
 /// script for the others (Blogger's templates put the post in a
 /// `<script type="text/template">` and again in a `<noscript>`). Read
 /// before cleaning, which removes the (emptied) `<noscript>` elements.
-fn article_body_in_noscript(dom: &Dom, root: NodeId) -> bool {
+/// `html`, the page's markup, is searched for the attribute's value
+/// first: most pages lack it, and a substring search costs less than a
+/// walk reading every element's attributes.
+fn article_body_in_noscript(html: &str, dom: &Dom, root: NodeId) -> bool {
+    if memchr::memmem::find(html.as_bytes(), b"articleBody").is_none() {
+        return false;
+    }
     dom.descendants(root)
         .filter(|&n| is_article_body(dom, n))
         .take(ARTICLE_BODIES_CHECKED)
@@ -729,7 +735,7 @@ impl Prepared {
         drop(raw);
         let mut dom = parse::parse(&text);
         let mut root = dom.content_root();
-        let hidden_body = article_body_in_noscript(&dom, root);
+        let hidden_body = article_body_in_noscript(&text, &dom, root);
         clean::clean(&mut dom, root);
         rescue_if_empty(
             &text,
