@@ -685,6 +685,7 @@ fn algorithms_lists_every_parameter() {
         "records",
         "record-source-chars",
         "record-min-p",
+        "listing-min-p",
         "context",
         "model",
     ] {

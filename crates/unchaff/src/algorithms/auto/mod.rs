@@ -398,6 +398,12 @@ pub const PARAMS: &[Param] = &[
         meaning: "records: the least probability of a block kept because another record's block is",
     },
     Param {
+        name: "listing-min-p",
+        default: "0.1",
+        range: "0 to 1",
+        meaning: "records: the least probability of a block kept because its record is a listing's item (a group whose only kept blocks are short ones repeated across its records)",
+    },
+    Param {
         name: "context",
         default: "1",
         range: "0 or 1",
@@ -440,6 +446,8 @@ fn configure(p: &mut Params) -> Result<Auto, Error> {
             source_min_chars: p.f64("record-source-chars", d.source_min_chars as f64)? as u32,
             source_min_records: d.source_min_records,
             min_probability: p.f64("record-min-p", d.min_probability as f64)? as f32,
+            listing_min_probability: p.f64("listing-min-p", d.listing_min_probability as f64)?
+                as f32,
         });
     }
     a.keep_title = p.f64("keep-title", 0.0)? != 0.0;

@@ -16,6 +16,27 @@
 //! kept too, unless the model is sure they are noise. Roles that no
 //! record fills with kept prose (user cards, "Reply" buttons, prices
 //! nobody kept) stay as the model left them.
+//!
+//! Three cases widen what counts, each seen held out on forum threads
+//! and listings (docs/RESULTS.md, session 7):
+//!
+//! - **The opening post as a sibling.** Thread software marks the first
+//!   post with a class of its own (`message--firstPost`,
+//!   `topic-owner-post`), so it does not group with the replies. A
+//!   sibling of a group's records with their tag and one of their class
+//!   names lends its roles as a record of that group.
+//! - **Posts written alike.** Where the opening post sits in another
+//!   container altogether, its body is still written like every reply's
+//!   (XenForo's `article.message-body > div.bbWrapper`): a kept paragraph
+//!   whose element and parent carry classes lends that pair, class for
+//!   class, to the blocks of records written the same way. A classless
+//!   paragraph lends nothing this way: a blog writes its article and its
+//!   comments alike, and only the comments sit in records.
+//! - **Listings.** A group whose kept roles are only short ones repeated
+//!   across records (a listing's titles or prices) and never a post's
+//!   prose is a listing: its records are its content whole (the name, the
+//!   price, the rating and the specs), so their blocks are kept unless
+//!   the model is sure they are noise.
 
 use super::features::Blocks;
 use crate::annotate::Page;
@@ -34,33 +55,55 @@ pub const SOURCE_MIN_RECORDS: usize = 3;
 /// model may be unsure of it, not sure it is noise.
 pub const FILL_MIN_PROBABILITY: f32 = 0.05;
 
+/// A listing's records are kept whole for their blocks whose probability
+/// reaches this: above [`FILL_MIN_PROBABILITY`], because a whole record
+/// also holds its buttons and badges, which the model rates lowest.
+pub const LISTING_MIN_PROBABILITY: f32 = 0.1;
+
 /// Ancestors looked at between a block and its record: a record's body
 /// nests a few levels deep; past this the block is not in a record.
 const RECORD_LOOKUP: usize = 32;
 
-/// The nearest record at or above held element `h` (an index in
+/// The nearest record at or above each held element (an index in
 /// [`Blocks::held`]) within [`RECORD_LOOKUP`] steps, as (its held index,
-/// its group); the walk gives up once it is above element position
-/// `lowest` (parents come before their children, so no record lies
-/// further up).
-fn record_of(b: &Blocks, mut h: usize, lowest: usize) -> Option<(usize, u32)> {
-    for _ in 0..RECORD_LOOKUP {
-        let e = *b.held.held.get(h)? as usize;
-        if e < lowest {
-            return None;
+/// its group), or [`NO_RECORD`]: one pass over the held tree, parents
+/// before their children, instead of a walk up from every block.
+struct Records(Vec<(u32, u32)>);
+
+/// No record within reach.
+const NO_RECORD: (u32, u32) = (u32::MAX, u32::MAX);
+
+impl Records {
+    fn new(b: &Blocks) -> Records {
+        let held = &b.held.held;
+        let mut near = vec![NO_RECORD; held.len()];
+        // Steps from each held element up to its nearest record.
+        let mut steps = vec![0u8; held.len()];
+        let mut members = b.element_group.iter().peekable();
+        for (h, &e) in held.iter().enumerate() {
+            while members.next_if(|&&(pos, _)| pos < e).is_some() {}
+            if let Some(&&(pos, g)) = members.peek()
+                && pos == e
+            {
+                near[h] = (h as u32, g);
+                continue;
+            }
+            let up = b.held.parent.get(h).copied().unwrap_or(u32::MAX) as usize;
+            if up < h && near[up] != NO_RECORD && (steps[up] as usize) + 1 < RECORD_LOOKUP {
+                near[h] = near[up];
+                steps[h] = steps[up] + 1;
+            }
         }
-        if let Ok(i) = b
-            .element_group
-            .binary_search_by_key(&(e as u32), |&(pos, _)| pos)
-        {
-            return Some((h, b.element_group[i].1));
-        }
-        match b.held.parent.get(h) {
-            Some(&up) if (up as usize) < h => h = up as usize,
-            _ => return None,
-        }
+        Records(near)
     }
-    None
+
+    /// The nearest record of held element `h` whose element lies at or
+    /// after element position `lowest`.
+    fn of(&self, b: &Blocks, h: usize, lowest: usize) -> Option<(usize, u32)> {
+        let &(r, g) = self.0.get(h)?;
+        let e = *b.held.held.get(r as usize)? as usize;
+        (r != u32::MAX && e >= lowest).then_some((r as usize, g))
+    }
 }
 
 /// The role of held element `h` in its record `record` (a held ancestor
@@ -108,6 +151,127 @@ fn mix(h: u64, x: u64) -> u64 {
     (h ^ x).wrapping_mul(0x0000_0100_0000_01b3)
 }
 
+/// Tag and class words of element `n`, mixed into `h`: the whole class
+/// attribute when `whole`, else its first name.
+fn mix_element(dom: &crate::dom::Dom, n: crate::dom::NodeId, h: u64, whole: bool) -> u64 {
+    let mut h = mix(h, dom.tag(n).map_or(0, |t| t.0) as u64);
+    let class = dom.attr(n, "class").unwrap_or("");
+    for (i, word) in class.split_ascii_whitespace().enumerate() {
+        if i > 0 && !whole {
+            break;
+        }
+        for byte in word.bytes() {
+            h = mix(h, byte as u64);
+        }
+        h = mix(h, ROLE_STEP);
+    }
+    mix(h, ROLE_STEP)
+}
+
+/// How a block is written: its element's tag and whole class attribute,
+/// and its parent's; `None` when either has no class (a bare `p`, or a
+/// `td` in a bare `tr`, is written alike all over a page).
+fn written_as(page: &Page<'_>, b: &Blocks, h: usize) -> Option<u64> {
+    let dom = page.dom;
+    let classless = |n| {
+        dom.attr(n, "class")
+            .is_none_or(|c: &str| c.trim_ascii().is_empty())
+    };
+    let n = *page.elements.get(*b.held.held.get(h)? as usize)?;
+    let up = *b.held.parent.get(h)? as usize;
+    if up >= h {
+        return None;
+    }
+    let parent = *page.elements.get(*b.held.held.get(up)? as usize)?;
+    if classless(n) || classless(parent) {
+        return None;
+    }
+    Some(mix_element(
+        dom,
+        parent,
+        mix_element(dom, n, ROLE_SEED, true),
+        true,
+    ))
+}
+
+/// The record groups' members as siblings: (held index of a member's
+/// parent, member tag, group) for each member that holds a block, sorted,
+/// with each group's first member's class attribute by group number.
+struct Siblings<'a> {
+    parents: Vec<(u32, u16, u32)>,
+    class: Vec<&'a str>,
+}
+
+impl<'a> Siblings<'a> {
+    fn new(page: &Page<'a>, b: &Blocks) -> Siblings<'a> {
+        let dom = page.dom;
+        let mut class = vec![""; b.groups as usize];
+        let mut seen = vec![false; b.groups as usize];
+        let mut parents = Vec::new();
+        for &(e, g) in &b.element_group {
+            let Some(&n) = page.elements.get(e as usize) else {
+                continue;
+            };
+            if let Some(s) = seen.get_mut(g as usize)
+                && !*s
+            {
+                *s = true;
+                class[g as usize] = dom.attr(n, "class").unwrap_or("");
+            }
+            if let Ok(h) = b.held.held.binary_search(&e)
+                && let Some(&up) = b.held.parent.get(h)
+            {
+                parents.push((up, dom.tag(n).map_or(0, |t| t.0), g));
+            }
+        }
+        parents.sort_unstable();
+        parents.dedup();
+        Siblings { parents, class }
+    }
+
+    /// The group whose records held element `h` sits beside: a sibling of
+    /// its members with their tag and a class name of its first member.
+    fn group_beside(&self, page: &Page<'_>, b: &Blocks, h: usize) -> Option<u32> {
+        let dom = page.dom;
+        let up = *b.held.parent.get(h)?;
+        if up as usize >= h {
+            return None;
+        }
+        let n = *page.elements.get(*b.held.held.get(h)? as usize)?;
+        let tag = dom.tag(n).map_or(0, |t| t.0);
+        let from = self.parents.partition_point(|x| (x.0, x.1) < (up, tag));
+        let beside = self.parents.get(from)?;
+        if (beside.0, beside.1) != (up, tag) {
+            return None;
+        }
+        let mine = dom.attr(n, "class").unwrap_or("");
+        self.parents[from..]
+            .iter()
+            .take_while(|x| (x.0, x.1) == (up, tag))
+            .find(|x| {
+                let theirs = self.class.get(x.2 as usize).copied().unwrap_or("");
+                mine.split_ascii_whitespace()
+                    .any(|w| theirs.split_ascii_whitespace().any(|v| v == w))
+            })
+            .map(|x| x.2)
+    }
+
+    /// The nearest ancestor of held element `h` (or `h` itself) beside a
+    /// group's records, as (its held index, the group).
+    fn record_beside(&self, page: &Page<'_>, b: &Blocks, mut h: usize) -> Option<(usize, u32)> {
+        for _ in 0..RECORD_LOOKUP {
+            if let Some(g) = self.group_beside(page, b, h) {
+                return Some((h, g));
+            }
+            match b.held.parent.get(h) {
+                Some(&up) if (up as usize) < h => h = up as usize,
+                _ => return None,
+            }
+        }
+        None
+    }
+}
+
 /// How [`fill_records`] lends roles.
 #[derive(Clone, Copy, Debug)]
 pub struct Fill {
@@ -117,6 +281,8 @@ pub struct Fill {
     pub source_min_records: usize,
     /// See [`FILL_MIN_PROBABILITY`].
     pub min_probability: f32,
+    /// See [`LISTING_MIN_PROBABILITY`].
+    pub listing_min_probability: f32,
 }
 
 impl Default for Fill {
@@ -125,6 +291,7 @@ impl Default for Fill {
             source_min_chars: SOURCE_MIN_CHARS,
             source_min_records: SOURCE_MIN_RECORDS,
             min_probability: FILL_MIN_PROBABILITY,
+            listing_min_probability: LISTING_MIN_PROBABILITY,
         }
     }
 }
@@ -132,12 +299,15 @@ impl Default for Fill {
 /// Keeps, in every record group, the blocks whose role a kept block of
 /// [`Fill::source_min_chars`] or more has (or [`Fill::source_min_records`]
 /// kept blocks have), when their probability `p` reaches
-/// [`Fill::min_probability`]. Returns how many blocks it added.
+/// [`Fill::min_probability`]; the blocks of records written like a kept
+/// block of that length (see the module documentation), likewise; and
+/// the blocks of a listing's records that reach
+/// [`Fill::listing_min_probability`]. Returns how many blocks it added.
 ///
-/// Cost: the walks up to a record start only from the kept paragraphs
-/// and from the blocks placed after the first record of a group that
-/// lends, and stop above it; a page without records or without kept
-/// paragraphs in them costs one pass over the blocks.
+/// Cost: the walks up to a record start only from the kept blocks and
+/// from the blocks placed after the first record of a group that lends,
+/// and stop above it; a page without records or without kept blocks in
+/// them costs one pass over the blocks.
 pub fn fill_records(
     page: &Page<'_>,
     b: &Blocks,
@@ -154,32 +324,67 @@ pub fn fill_records(
         return 0;
     };
     let first = first as usize;
-    // The roles lent: (group, role) of each kept paragraph in a record.
-    // Every kept block in a record: (group, role, long enough to lend).
+    let records = Records::new(b);
+    // Made when a kept block is first found outside every record.
+    let mut siblings: Option<Siblings<'_>> = None;
+    // Every kept block in a record: (group, role, long enough to lend);
+    // and how each long kept block is written.
     let mut kept_roles: Vec<(u32, u64, bool)> = Vec::new();
+    let mut written: Vec<u64> = Vec::new();
     for ((&kept, &chars), &h) in keep.iter().zip(&b.chars).zip(&b.held.block).take(n) {
-        if kept && let Some((record, group)) = record_of(b, h as usize, first) {
-            let role = role_of(page, b, h as usize, record);
-            kept_roles.push((group, role, chars >= fill.source_min_chars));
+        if !kept {
+            continue;
+        }
+        let h = h as usize;
+        let long = chars >= fill.source_min_chars;
+        let record = records.of(b, h, 0).or_else(|| {
+            siblings
+                .get_or_insert_with(|| Siblings::new(page, b))
+                .record_beside(page, b, h)
+        });
+        if let Some((record, group)) = record {
+            kept_roles.push((group, role_of(page, b, h, record), long));
+        }
+        if long && let Some(w) = written_as(page, b, h) {
+            written.push(w);
         }
     }
+    written.sort_unstable();
+    written.dedup();
     kept_roles.sort_unstable();
     // The roles lent: those of a long block, or kept in enough records.
+    // The listings: groups with a role kept in enough records and no
+    // long kept block.
     let mut lent: Vec<(u32, u64)> = Vec::new();
-    for same in kept_roles.chunk_by(|x, y| (x.0, x.1) == (y.0, y.1)) {
-        if same.iter().any(|x| x.2) || same.len() >= fill.source_min_records {
-            lent.push((same[0].0, same[0].1));
+    let mut listings: Vec<u32> = Vec::new();
+    for same in kept_roles.chunk_by(|x, y| x.0 == y.0) {
+        let group = same[0].0;
+        let prose = same.iter().any(|x| x.2);
+        let mut repeated = false;
+        for role in same.chunk_by(|x, y| x.1 == y.1) {
+            let enough = role.len() >= fill.source_min_records;
+            repeated |= enough;
+            if enough || role.iter().any(|x| x.2) {
+                lent.push((group, role[0].1));
+            }
+        }
+        if repeated && !prose {
+            listings.push(group);
         }
     }
-    if lent.is_empty() {
+    if lent.is_empty() && written.is_empty() {
         return 0;
     }
-    // No record of a lending group starts before this position.
-    let lowest = b
-        .element_group
-        .iter()
-        .find(|(_, g)| lent.iter().any(|(l, _)| l == g))
-        .map_or(usize::MAX, |&(pos, _)| pos as usize);
+    // No record of a lending group starts before this position (any
+    // group's first record, when kept blocks lend how they are written).
+    let lowest = if written.is_empty() {
+        b.element_group
+            .iter()
+            .find(|(_, g)| lent.iter().any(|(l, _)| l == g))
+            .map_or(usize::MAX, |&(pos, _)| pos as usize)
+    } else {
+        first
+    };
     let mut added = 0;
     for ((kept, &pk), &h) in keep.iter_mut().zip(p).zip(&b.held.block).take(n) {
         if *kept || pk < fill.min_probability {
@@ -189,18 +394,23 @@ pub fn fill_records(
         if b.held.held.get(h).is_none_or(|&e| (e as usize) < lowest) {
             continue;
         }
-        if let Some((record, group)) = record_of(b, h, lowest)
-            && lent.iter().any(|&(g, _)| g == group)
-            && lent
-                .binary_search(&(group, role_of(page, b, h, record)))
-                .is_ok()
-        {
+        let Some((record, group)) = records.of(b, h, lowest) else {
+            continue;
+        };
+        let fills = (pk >= fill.listing_min_probability && listings.contains(&group))
+            || (lent.iter().any(|&(g, _)| g == group)
+                && lent
+                    .binary_search(&(group, role_of(page, b, h, record)))
+                    .is_ok())
+            || written_as(page, b, h).is_some_and(|w| written.binary_search(&w).is_ok());
+        if fills {
             *kept = true;
             added += 1;
         }
     }
     added
 }
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -263,8 +473,26 @@ mod tests {
             item("Pork"),
             item("Corn")
         );
+        // Kept in three records, the titles make the group a listing:
+        // its items are kept whole, prices too.
         assert_eq!(
             filled(&html, &["Bean", "Lentil", "Fish"], 0.3),
+            [
+                "Bean stew",
+                "$4",
+                "Lentil stew",
+                "$4",
+                "Fish stew",
+                "$4",
+                "Pork stew",
+                "$4",
+                "Corn stew",
+                "$4"
+            ]
+        );
+        // Below the listing's bar, only the lent role (the titles) fills.
+        assert_eq!(
+            filled(&html, &["Bean", "Lentil", "Fish"], 0.07),
             [
                 "Bean stew",
                 "Lentil stew",
@@ -278,6 +506,113 @@ mod tests {
             filled(&html, &["Bean", "Lentil"], 0.3),
             ["Bean stew", "Lentil stew"]
         );
+    }
+
+    #[test]
+    fn a_threads_records_are_not_kept_whole() {
+        // User names kept in three posts repeat like a listing's titles,
+        // but the posts' prose makes the group a thread: the signatures
+        // nobody kept stay out.
+        let post = |who: &str, n: &str| {
+            format!(
+                "<div class=post><div class=user-card>{who}</div>\
+                 <div class=post-body><p>{n} {PROSE}</p></div><div class=sig>Motto of {who}</div></div>"
+            )
+        };
+        let html = format!(
+            "<body><div class=thread>{}{}{}</div></body>",
+            post("Ann", "First."),
+            post("Bob", "Second."),
+            post("Cy", "Third.")
+        );
+        assert_eq!(
+            filled(&html, &["First.", "Ann", "Bob", "Cy"], 0.3),
+            [
+                "Ann",
+                "First. I pla",
+                "Bob",
+                "Second. I pl",
+                "Cy",
+                "Third. I pla"
+            ]
+        );
+    }
+
+    /// The four posts' bodies of the two tests below, as kept.
+    const FOUR_POSTS: [&str; 4] = [
+        "First. I pla",
+        "Second. I pl",
+        "Third. I pla",
+        "Fourth. I pl",
+    ];
+
+    #[test]
+    fn an_opening_post_beside_the_replies_lends_its_roles() {
+        // The first post carries a class of its own, so it is no member
+        // of the replies' group; it shares their tag and a class name.
+        let post = |class: &str, n: &str| {
+            format!(
+                "<li class=\"{class}\"><div class=user-card>Ann joined 2017</div>\
+                 <div class=content><p>{n} {PROSE}</p></div></li>"
+            )
+        };
+        let html = format!(
+            "<body><ul class=posts>{}{}{}{}</ul></body>",
+            post("post first", "First."),
+            post("post", "Second."),
+            post("post", "Third."),
+            post("post", "Fourth.")
+        );
+        assert_eq!(filled(&html, &["First."], 0.3), FOUR_POSTS);
+        // A sibling sharing no class name with the records is no record:
+        // an article beside a column of boxes lends them nothing.
+        let html = format!(
+            "<body><div class=main><div class=content><p>Body. {PROSE}</p></div></div>\
+             <div class=box><div class=content><p>One {PROSE}</p></div></div>\
+             <div class=box><div class=content><p>Two {PROSE}</p></div></div>\
+             <div class=box><div class=content><p>Three {PROSE}</p></div></div></body>"
+        );
+        assert_eq!(filled(&html, &["Body."], 0.3), ["Body. I plan"]);
+    }
+
+    #[test]
+    fn replies_written_like_the_opening_post_are_kept() {
+        // The opening post sits in a container of its own; its body is
+        // written like every reply's (XenForo's message-body > bbWrapper).
+        let body = |n: &str| {
+            format!(
+                "<article class=\"message-body js-quote\"><div class=bbWrapper>{n} {PROSE}</div></article>"
+            )
+        };
+        let reply = |n: &str| {
+            format!(
+                "<article class=\"message reply\"><div class=user>Bob joined 2019</div>{}</article>",
+                body(n)
+            )
+        };
+        let html = format!(
+            "<body><div class=opening>{}</div><div class=replies>{}{}{}</div></body>",
+            body("First."),
+            reply("Second."),
+            reply("Third."),
+            reply("Fourth.")
+        );
+        assert_eq!(filled(&html, &["First."], 0.3), FOUR_POSTS);
+    }
+
+    #[test]
+    fn comments_written_like_a_classless_article_stay_out() {
+        // A blog writes its article and its comments alike (`div.item >
+        // p`); a bare paragraph tells nothing, so the comments stay out.
+        let item = |n: &str| format!("<div class=item><p>{n} {PROSE}</p></div>");
+        let html = format!(
+            "<body>{}<div id=comments>{}{}{}</div></body>",
+            item("Article."),
+            item("One."),
+            item("Two."),
+            item("Three.")
+        );
+        assert_eq!(filled(&html, &["Article."], 0.3), ["Article. I p"]);
     }
 
     #[test]
