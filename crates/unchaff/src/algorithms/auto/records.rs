@@ -121,16 +121,7 @@ fn role_of(page: &Page<'_>, b: &Blocks, mut h: usize, record: usize) -> u64 {
         else {
             break;
         };
-        let tag = dom.tag(n).map_or(0, |t| t.0);
-        let class = dom
-            .attr(n, "class")
-            .and_then(|c| c.split_ascii_whitespace().next())
-            .unwrap_or("");
-        role = mix(role, tag as u64);
-        for byte in class.bytes() {
-            role = mix(role, byte as u64);
-        }
-        role = mix(role, ROLE_STEP);
+        role = mix_element(dom, n, role, false);
         match b.held.parent.get(h) {
             Some(&up) if (up as usize) < h => h = up as usize,
             _ => break,
@@ -402,7 +393,8 @@ pub fn fill_records(
                 && lent
                     .binary_search(&(group, role_of(page, b, h, record)))
                     .is_ok())
-            || written_as(page, b, h).is_some_and(|w| written.binary_search(&w).is_ok());
+            || (!written.is_empty()
+                && written_as(page, b, h).is_some_and(|w| written.binary_search(&w).is_ok()));
         if fills {
             *kept = true;
             added += 1;
