@@ -260,6 +260,39 @@ fn fixture_dataset(root: &Path) -> PathBuf {
 }
 
 #[test]
+fn train_auto_seed_is_an_option() {
+    let tmp = tempfile::tempdir().unwrap();
+    let data = fixture_dataset(tmp.path());
+    let train = |seed: &str, out: &str| {
+        let path = tmp.path().join(out);
+        let o = run(unchaff()
+            .args(["train", "auto"])
+            .arg(&data)
+            .args([
+                "--trees",
+                "4",
+                "--context-trees",
+                "2",
+                "--seed",
+                seed,
+                "--out",
+            ])
+            .arg(&path));
+        assert!(o.status.success(), "{}", stderr(&o));
+        std::fs::read_to_string(path).unwrap()
+    };
+    let a = train("1", "a.json");
+    assert!(a.contains("seed 1\"") && a.contains("seed 2\""), "{a}");
+    assert_eq!(a, train("1", "b.json"), "one seed, one model");
+    // Another seed draws other rows: other trees, not just another label.
+    let trees = |json: &str| {
+        let v: serde_json::Value = serde_json::from_str(json).unwrap();
+        v["blocks"]["trees"].clone()
+    };
+    assert_ne!(trees(&a), trees(&train("5", "c.json")));
+}
+
+#[test]
 fn eval_save_and_score_agree() {
     let tmp = tempfile::tempdir().unwrap();
     let data = fixture_dataset(tmp.path());
