@@ -20,8 +20,10 @@
 //!    threshold, less those of a cookie-consent dialog
 //!    ([`consent::drop_consent`]); then, in each group of repeated
 //!    records (a thread's posts, a listing's items), the blocks whose
-//!    place in their record is that of a kept paragraph
-//!    ([`records::fill_records`]); then an article's comments go
+//!    place in their record is that of a kept paragraph (the opening post
+//!    beside the replies counting as one of them), those written like a
+//!    kept post, and a listing's items whole ([`records::fill_records`]);
+//!    then an article's comments go
 //!    ([`comments::drop_comments`]). When what is left is clearly not an
 //!    article (almost nothing of a page that has text) it takes the less
 //!    certain blocks too, and failing that CETD-TPC's block (unless that
