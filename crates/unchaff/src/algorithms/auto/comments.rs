@@ -11,10 +11,15 @@
 //! A forum thread looks the same from outside: its first post outside a
 //! `reply` container, the replies inside. What tells them apart is that
 //! the replies of a thread are written like its first post (the same
-//! post container: XenForo's `message`, phpBB's `postbody`), while an
+//! post container: XenForo's `bbWrapper`, phpBB's `postbody`), while an
 //! article's body and its comments are not. So comment blocks are kept
-//! when their post container's tag and first class name are those of a
-//! kept post outside the comments. `include-comments` keeps them all.
+//! when their post container's tag and class attribute are those of a
+//! kept post outside the comments. The class attribute is compared
+//! whole: a blog theme may write its article body as `format_text
+//! entry-content` and each comment as `format_text`, and by the first
+//! class name alone the comments of such a blog were posts (dragnet,
+//! John D. Cook's blog: precision 0.06). `include-comments` keeps them
+//! all.
 
 use super::features::{self, Blocks};
 use crate::annotate::Page;
@@ -37,7 +42,7 @@ const POST_LOOKUP: usize = 64;
 
 /// A block's post container: the nearest ancestor (or the block itself)
 /// that can be a record (`div`, `article`, `li`…) and has a class, as its
-/// tag and first class name.
+/// tag and class attribute (trimmed; see the module documentation).
 fn post_of<'a>(page: &Page<'a>, b: &Blocks, k: usize) -> Option<(Tag, &'a str)> {
     let dom = page.dom;
     let mut h = *b.held.block.get(k)? as usize;
@@ -46,11 +51,10 @@ fn post_of<'a>(page: &Page<'a>, b: &Blocks, k: usize) -> Option<(Tag, &'a str)> 
         let n = *page.elements.get(e)?;
         if let Some(t) = dom.tag(n)
             && features::record_tag(t)
-            && let Some(first) = dom
-                .attr(n, "class")
-                .and_then(|c| c.split_ascii_whitespace().next())
+            && let Some(class) = dom.attr(n, "class").map(str::trim)
+            && !class.is_empty()
         {
-            return Some((t, first));
+            return Some((t, class));
         }
         match b.held.parent.get(h) {
             Some(&up) if (up as usize) < h => h = up as usize,
@@ -139,6 +143,22 @@ mod tests {
             kept(&html),
             ["Opening The ", "Reply one Th", "Reply two Th"]
         );
+    }
+
+    #[test]
+    fn comments_sharing_only_a_class_name_with_the_article_go() {
+        // A blog theme's article body and comment bodies share their first
+        // class name; the article's container says more.
+        let html = format!(
+            "<body><div class=\"format_text entry-content\"><p>Article one. {PROSE}</p>\
+             <p>Article two. {PROSE}</p></div>\
+             <div id=comments><dl><dt class=comment>Peter</dt>\
+             <dd class=comment><div class=format_text><p>Comment one {PROSE}</p></div></dd>\
+             <dt class=comment>Dave</dt>\
+             <dd class=comment><div class=format_text><p>Comment two {PROSE}</p></div></dd>\
+             </dl></div></body>"
+        );
+        assert_eq!(kept(&html), ["Article one.", "Article two."]);
     }
 
     #[test]

@@ -26,8 +26,8 @@
 //!    then an article's comments go
 //!    ([`comments::drop_comments`]). When what is left is clearly not an
 //!    article (almost nothing of a page that has text) it takes the less
-//!    certain blocks too, and failing that CETD-TPC's block (unless that
-//!    block is the consent dialog).
+//!    certain blocks too (an article's comments still going), and failing
+//!    that CETD-TPC's block (unless that block is the consent dialog).
 //!
 //! 4. [`headline::drop_headline`] leaves the headline to the metadata:
 //!    the body starts after it (`keep-title=1`: [`headline::keep_headline`]
@@ -255,7 +255,8 @@ impl Auto {
 
     /// The selected blocks: those at or above the threshold; when they
     /// are clearly not the content, those at or above
-    /// [`FALLBACK_RELAX`] × the threshold, or else CETD-TPC's block.
+    /// [`FALLBACK_RELAX`] × the threshold (less an article's comments),
+    /// or else CETD-TPC's block.
     pub fn select(&self, page: &Page<'_>, b: &Blocks, p: &[f32]) -> Selection {
         let total = page.stats(page.root).chars;
         let kept_chars = |keep: &[bool]| -> u32 {
@@ -304,7 +305,13 @@ impl Auto {
         }
         if too_short(kept) {
             // The next candidates: the blocks the model was less sure of.
-            let (k2, kept2) = keep_at(self.threshold * FALLBACK_RELAX);
+            let (mut k2, kept2) = keep_at(self.threshold * FALLBACK_RELAX);
+            if !self.include_comments {
+                // Where the model is unsure of the whole page, the
+                // relaxed threshold takes an article's comment thread
+                // with it (dragnet's Slashdot stories: precision 0.05).
+                comments::drop_comments(page, b, &mut k2);
+            }
             if too_short(kept2) {
                 let best = super::cetd_tpc::CetdTpc::default().run(page);
                 let dialog = self.consent
@@ -638,6 +645,39 @@ mod tests {
         assert_eq!(got.nodes, cetd.nodes);
         a.fallback = false;
         assert!(a.run(&page).nodes.is_empty());
+    }
+
+    #[test]
+    fn the_relaxed_selection_drops_an_articles_comments() {
+        // The model is unsure of the whole page: nothing reaches the
+        // threshold, and the relaxed threshold takes the article and
+        // the comments under it.
+        let a = Auto::new().unwrap();
+        let html = news_page();
+        let dom = parse(&html);
+        let page = page_of(&dom);
+        let b = features::blocks(&page, &a.vocab);
+        let mut text = vec![String::new(); b.nodes.len()];
+        for (t, k) in page.texts.iter().zip(b.text_block.iter()) {
+            text[k as usize].push_str(dom.text_of(t.node).unwrap_or(""));
+        }
+        let p: Vec<f32> = text
+            .iter()
+            .map(|text| {
+                if text.contains("Paragraph") {
+                    a.threshold * 0.9
+                } else if text.contains("Reader") {
+                    a.threshold * 0.6
+                } else {
+                    0.0
+                }
+            })
+            .collect();
+        assert!(a.threshold * FALLBACK_RELAX < a.threshold * 0.6);
+        let got = a.select(&page, &b, &p);
+        let t = render::text(&dom, page.root, &got);
+        assert!(t.contains("Paragraph 4 of the story"), "{t}");
+        assert!(!t.contains("Reader 1 writes"), "{t}");
     }
 
     #[test]
