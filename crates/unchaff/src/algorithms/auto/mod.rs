@@ -23,7 +23,8 @@
 //!    place in their record is that of a kept paragraph (the opening post
 //!    beside the replies counting as one of them), those written like a
 //!    kept post, and a listing's items whole ([`records::fill_records`]);
-//!    then an article's comments go
+//!    the paragraphs that the block stage calls content beside kept ones
+//!    ([`siblings::keep_siblings`]); then an article's comments go
 //!    ([`comments::drop_comments`]). When what is left is clearly not an
 //!    article (almost nothing of a page that has text) it takes the less
 //!    certain blocks too (an article's comments still going), and failing
@@ -43,6 +44,7 @@ pub mod context;
 pub mod features;
 pub mod headline;
 pub mod records;
+pub mod siblings;
 #[cfg(feature = "train")]
 pub mod train;
 pub mod vocab;
@@ -241,23 +243,32 @@ impl Auto {
     /// The probability of "content" of every block: the block stage, then
     /// the context stage over its probabilities.
     pub fn classify(&self, b: &Blocks) -> Vec<f32> {
+        self.classify_stages(b).1
+    }
+
+    /// The block stage's probability of each block and the final one
+    /// (the context stage's, or the block stage's again without it).
+    pub fn classify_stages(&self, b: &Blocks) -> (Vec<f32>, Vec<f32>) {
         let p1 = block_probabilities(&self.blocks, b, self.model.block_exit);
         if !self.use_context {
-            return p1;
+            return (p1.clone(), p1);
         }
         let t = self.threshold.clamp(1e-6, 1.0 - 1e-6);
         let cut = (t / (1.0 - t)).ln();
-        context::context_features(b, &p1)
+        let p = context::context_features(b, &p1)
             .iter()
             .map(|x| sigmoid(self.context.margin_early(x, cut, self.exit_margin)))
-            .collect()
+            .collect();
+        (p1, p)
     }
 
     /// The selected blocks: those at or above the threshold; when they
     /// are clearly not the content, those at or above
     /// [`FALLBACK_RELAX`] × the threshold (less an article's comments),
     /// or else CETD-TPC's block.
-    pub fn select(&self, page: &Page<'_>, b: &Blocks, p: &[f32]) -> Selection {
+    /// `block_stage` and `p` are [`Auto::classify_stages`]' two
+    /// probabilities.
+    pub fn select(&self, page: &Page<'_>, b: &Blocks, block_stage: &[f32], p: &[f32]) -> Selection {
         let total = page.stats(page.root).chars;
         let kept_chars = |keep: &[bool]| -> u32 {
             b.chars
@@ -296,6 +307,7 @@ impl Auto {
         if let Some(fill) = self.records {
             records::fill_records(page, b, p, &mut keep, fill);
         }
+        siblings::keep_siblings(b, block_stage, &mut keep);
         if !self.include_comments {
             // After the model: an article's comments go, a thread's
             // replies stay (`comments`). The kept text outside them is
@@ -550,11 +562,11 @@ impl Algorithm for Auto {
         if page.deadline.expired() {
             return Selection::default();
         }
-        let p = self.classify(&b);
+        let (p1, p) = self.classify_stages(&b);
         if page.deadline.expired() {
             return Selection::default();
         }
-        self.select(page, &b, &p)
+        self.select(page, &b, &p1, &p)
     }
 }
 
@@ -674,7 +686,7 @@ mod tests {
             })
             .collect();
         assert!(a.threshold * FALLBACK_RELAX < a.threshold * 0.6);
-        let got = a.select(&page, &b, &p);
+        let got = a.select(&page, &b, &p, &p);
         let t = render::text(&dom, page.root, &got);
         assert!(t.contains("Paragraph 4 of the story"), "{t}");
         assert!(!t.contains("Reader 1 writes"), "{t}");
