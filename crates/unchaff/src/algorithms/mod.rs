@@ -448,10 +448,7 @@ pub(crate) mod testutil {
         let page = page_of(&dom);
         let vocab = crate::algorithms::auto::vocab::Vocabulary::new();
         let b = crate::algorithms::auto::features::blocks(&page, &vocab);
-        let mut text = vec![String::new(); b.nodes.len()];
-        for (t, k) in page.texts.iter().zip(b.text_block.iter()) {
-            text[k as usize].push_str(dom.text_of(t.node).unwrap_or(""));
-        }
+        let text = block_texts(&page, &b);
         let mut keep: Vec<bool> = text.iter().map(|t| kept_before(t)).collect();
         phase(&page, &b, &mut keep);
         text.into_iter()
@@ -459,6 +456,18 @@ pub(crate) mod testutil {
             .filter(|(_, k)| *k)
             .map(|(t, _)| t.chars().take(12).collect())
             .collect()
+    }
+
+    /// Each of `auto`'s blocks' own text, by block.
+    pub fn block_texts(
+        page: &Page<'_>,
+        b: &crate::algorithms::auto::features::Blocks,
+    ) -> Vec<String> {
+        let mut text = vec![String::new(); b.nodes.len()];
+        for (t, k) in page.texts.iter().zip(b.text_block.iter()) {
+            text[k as usize].push_str(page.dom.text_of(t.node).unwrap_or(""));
+        }
+        text
     }
 
     /// The `nth` element with `tag` under the body, in document order.

@@ -669,11 +669,7 @@ mod tests {
         let dom = parse(&html);
         let page = page_of(&dom);
         let b = features::blocks(&page, &a.vocab);
-        let mut text = vec![String::new(); b.nodes.len()];
-        for (t, k) in page.texts.iter().zip(b.text_block.iter()) {
-            text[k as usize].push_str(dom.text_of(t.node).unwrap_or(""));
-        }
-        let p: Vec<f32> = text
+        let p: Vec<f32> = crate::algorithms::testutil::block_texts(&page, &b)
             .iter()
             .map(|text| {
                 if text.contains("Paragraph") {
