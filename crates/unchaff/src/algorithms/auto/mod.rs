@@ -693,15 +693,21 @@ mod tests {
         assert!(a.run(&page).nodes.is_empty());
     }
 
-    /// The text `a.select` gives for `html` with each block's
-    /// probability (both stages) from `p_of` of its text.
-    fn selected_with(a: &Auto, html: &str, p_of: impl Fn(&str) -> f32) -> String {
+    /// The text `a.select` gives for `html` when each block's
+    /// probability (both stages) is that of the first `(needle, p)` whose
+    /// needle its text contains, else 0.
+    fn selected_with(a: &Auto, html: &str, probabilities: &[(&str, f32)]) -> String {
         let dom = parse(html);
         let page = page_of(&dom);
         let b = features::blocks(&page, &a.vocab);
         let p: Vec<f32> = crate::algorithms::testutil::block_texts(&page, &b)
             .iter()
-            .map(|text| p_of(text))
+            .map(|text| {
+                probabilities
+                    .iter()
+                    .find(|(needle, _)| text.contains(needle))
+                    .map_or(0.0, |&(_, p)| p)
+            })
             .collect();
         render::text(&dom, page.root, &a.select(&page, &b, &p, &p))
     }
@@ -712,15 +718,14 @@ mod tests {
         // threshold, and the relaxed threshold takes the article and
         // the comments under it.
         let a = Auto::new().unwrap();
-        let t = selected_with(&a, &news_page(), |text| {
-            if text.contains("Paragraph") {
-                a.threshold * 0.9
-            } else if text.contains("Reader") {
-                a.threshold * 0.6
-            } else {
-                0.0
-            }
-        });
+        let t = selected_with(
+            &a,
+            &news_page(),
+            &[
+                ("Paragraph", a.threshold * 0.9),
+                ("Reader", a.threshold * 0.6),
+            ],
+        );
         assert!(a.threshold * FALLBACK_RELAX < a.threshold * 0.6);
         assert!(t.contains("Paragraph 4 of the story"), "{t}");
         assert!(!t.contains("Reader 1 writes"), "{t}");
@@ -743,15 +748,14 @@ mod tests {
             "<html><body><h1>Backpacks</h1><ul class=grid>{items}</ul>\
              <footer><p>Shipping and returns</p></footer></body></html>"
         );
-        let t = selected_with(&a, &html, |text| {
-            if text.starts_with("Capacity") {
-                a.threshold * 0.5
-            } else if text.starts_with("Trail pack") {
-                a.threshold * 0.12
-            } else {
-                0.0
-            }
-        });
+        let t = selected_with(
+            &a,
+            &html,
+            &[
+                ("Capacity", a.threshold * 0.5),
+                ("Trail pack", a.threshold * 0.12),
+            ],
+        );
         assert!(t.contains("Capacity 58 liters"), "{t}");
         assert!(t.contains("Trail pack number 5"), "{t}");
         assert!(!t.contains("Shipping"), "{t}");
@@ -773,13 +777,11 @@ mod tests {
             "<html><body><div>{}</div></body></html>",
             (0..12).map(para).collect::<String>()
         );
-        let t = selected_with(&a, &html, |text| {
-            if text.starts_with("Paragraph 0.") {
-                0.9
-            } else {
-                a.threshold * 0.6
-            }
-        });
+        let t = selected_with(
+            &a,
+            &html,
+            &[("Paragraph 0.", 0.9), ("Paragraph", a.threshold * 0.6)],
+        );
         assert!(t.contains("Paragraph 0."), "{t}");
         assert!(t.contains("Paragraph 7."), "{t}");
     }
