@@ -38,16 +38,19 @@ fn auto_floors_on_every_folder() {
             // Measured 0.973 (the best peer, trafilatura's precision mode: 0.964;
             // the target 0.970).
             "scrapinghub" => common::assert_floor("auto scrapinghub shingle F1", f1, 0.968),
-            // Measured 0.957 and 0.952 zh token F1 (best peers 0.926, 0.916).
+            // Measured 0.944 and 0.940 zh token F1 (best peers 0.926, 0.916;
+            // 0.967 and 0.946 before session 9's wider fallback, which
+            // takes more around short Chinese articles: a trade for the
+            // held-out mean, docs/RESULTS.md).
             "chinese-wce" => common::assert_floor(
                 "auto chinese-wce zh token F1",
                 common::token_f1_zh(&ds, &preds),
-                0.945,
+                0.935,
             ),
             "daniel-dev" => common::assert_floor(
                 "auto daniel-dev zh token F1",
                 common::token_f1_zh(&ds, &preds),
-                0.945,
+                0.935,
             ),
             _ => {}
         }
