@@ -25,10 +25,13 @@
 //!    kept post, and a listing's items whole ([`records::fill_records`]);
 //!    the paragraphs that the block stage calls content beside kept ones
 //!    ([`siblings::keep_siblings`]); then an article's comments go
-//!    ([`comments::drop_comments`]). When what is left is clearly not an
-//!    article (almost nothing of a page that has text) it takes the less
-//!    certain blocks too (an article's comments still going), and failing
-//!    that CETD-TPC's block (unless that block is the consent dialog).
+//!    ([`comments::drop_comments`]). When what is left is short for the
+//!    page ([`RELAX_CHARS`], [`RELAX_SHARE`]) it takes the less certain
+//!    blocks too, their records filled at floors relaxed alike (a listing
+//!    the model is unsure of throughout) and an article's comments still
+//!    going; when even those are almost nothing of a page that has text
+//!    ([`FALLBACK_CHARS`], [`FALLBACK_SHARE`]), CETD-TPC's block (unless
+//!    that block is the consent dialog).
 //!
 //! 4. [`headline::drop_headline`] leaves the headline to the metadata:
 //!    the body starts after it (`keep-title=1`: [`headline::keep_headline`]
