@@ -111,10 +111,15 @@ function serve(legacy) {
 test("the package in headless Chromium, as an ES module", { skip, timeout: 3 * PAGE_TIMEOUT_MS }, async (t) => {
   const legacy = legacyPage();
   const server = await serve(legacy);
-  t.after(() => server.close());
   const profile = mkdtempSync(join(tmpdir(), "unchaff-chromium-"));
-  t.after(() => rmSync(profile, { recursive: true, force: true }));
-  const context = await playwright.chromium.launchPersistentContext(profile, {
+  // One hook, in this order: the browser writes to its profile until it is closed.
+  let context;
+  t.after(async () => {
+    await context?.close();
+    rmSync(profile, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
+    server.close();
+  });
+  context = await playwright.chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
     args: [
@@ -127,7 +132,6 @@ test("the package in headless Chromium, as an ES module", { skip, timeout: 3 * P
       "--disable-sync",
     ],
   });
-  t.after(() => context.close());
   const page = context.pages()[0] ?? (await context.newPage());
   const problems = [];
   page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
