@@ -115,9 +115,12 @@ test("the package in headless Chromium, as an ES module", { skip, timeout: 3 * P
   // One hook, in this order: the browser writes to its profile until it is closed.
   let context;
   t.after(async () => {
-    await context?.close();
-    rmSync(profile, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
-    server.close();
+    try {
+      await context?.close();
+    } finally {
+      server.close();
+      rmSync(profile, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
+    }
   });
   context = await playwright.chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
