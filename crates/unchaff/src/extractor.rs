@@ -2,13 +2,13 @@
 //! (the algorithm with its model, a template library) and runs the stages
 //! in order, each a named step below.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::algorithms::{self, Algorithm, Selection};
 use crate::annotate::{self, Page};
 use crate::decode::{self, CharsetSource};
 use crate::dom::{Dom, NodeId};
-use crate::limits::{Deadline, Stage};
+use crate::limits::{Deadline, Instant, Stage};
 use crate::metadata::{self, Metadata};
 use crate::{Error, Format, Input, Method, Options, clean, parse, render};
 
