@@ -24,6 +24,7 @@ pub mod leaves;
 pub mod metrics;
 pub mod outputs;
 pub mod report;
+pub mod structure;
 
 pub use dataset::{Dataset, Filter, PageEntry};
 pub use metrics::{Prf, ShinglePage, Summary};
