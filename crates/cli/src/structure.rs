@@ -58,6 +58,9 @@ pub struct EvalArgs {
     /// Worker threads (default: all cores). Results do not depend on it.
     #[arg(long, short = 'j', value_parser = crate::parse_threads)]
     threads: Option<usize>,
+    /// Also print the counts by markup (code:prism, math:katex, table:spans, …; generated pages).
+    #[arg(long)]
+    by_markup: bool,
 }
 
 /// `structure score`.
@@ -75,6 +78,9 @@ pub struct ScoreArgs {
     /// Only these tools, in this order (comma list; default: all found, sorted).
     #[arg(long, value_delimiter = ',')]
     tools: Vec<String>,
+    /// Also print the counts by markup (code:prism, math:katex, table:spans, …; generated pages).
+    #[arg(long)]
+    by_markup: bool,
 }
 
 /// `structure survey`.
@@ -158,6 +164,16 @@ fn eval(a: EvalArgs) -> CliResult {
         });
     }
     print!("{}", score::format_table(&rows, &all));
+    if a.by_markup {
+        println!();
+        print!(
+            "{}",
+            score::format_markup_table(&[Row {
+                tool: "unchaff".into(),
+                counts: all
+            }])
+        );
+    }
     Ok(())
 }
 
@@ -212,6 +228,10 @@ fn score_cmd(a: ScoreArgs) -> CliResult {
         rows.push(Row { tool: name, counts });
     }
     print!("{}", score::format_table(&rows, &rows[0].counts));
+    if a.by_markup {
+        println!();
+        print!("{}", score::format_markup_table(&rows));
+    }
     Ok(())
 }
 

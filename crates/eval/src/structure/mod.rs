@@ -88,6 +88,36 @@ pub struct Gold {
     /// Sub/sup occurrences as Markdown should hold them, with the word
     /// characters touching them: `H<sub>2</sub>O`, `mc<sup>2</sup>`.
     pub subsup: Vec<String>,
+    /// The markup each instance is written in, where known (generated
+    /// pages): for the per-markup breakdown.
+    #[serde(skip_serializing_if = "Markups::is_empty")]
+    pub markups: Markups,
+}
+
+/// The markup of each instance of a [`Gold`], by index into its lists
+/// (`code:prism`, `math:katex`, …).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Markups {
+    /// One per heading.
+    pub headings: Vec<String>,
+    /// One per data table.
+    pub tables: Vec<String>,
+    /// The layout table's, if the content sits in one.
+    pub layout: Option<String>,
+    /// One per code block.
+    pub code: Vec<String>,
+    /// One per formula.
+    pub math: Vec<String>,
+    /// One per image.
+    pub figures: Vec<String>,
+}
+
+impl Markups {
+    /// Whether no markup is recorded.
+    pub fn is_empty(&self) -> bool {
+        *self == Markups::default()
+    }
 }
 
 /// A heading.

@@ -135,6 +135,11 @@ pub struct Counts {
     /// Per-page shingle counts of the text against the gold text.
     #[serde(skip)]
     pub text: Vec<ShinglePage>,
+    /// The same counts by the markup the gold records for each instance
+    /// (`code:prism` → exact blocks, `math:katex` → formulas found,
+    /// `table:spans` → cells, `table:layout-…` → pages without a table,
+    /// `figure:…` → image addresses, `heading:…` → headings found).
+    pub by_markup: BTreeMap<String, Tally>,
 }
 
 impl Counts {
@@ -161,6 +166,21 @@ impl Counts {
         self.code_similarity += other.code_similarity;
         self.well_formed.add(&other.well_formed);
         self.text.extend_from_slice(&other.text);
+        for (k, v) in &other.by_markup {
+            self.by_markup.entry(k.clone()).or_default().add(*v);
+        }
+    }
+
+    /// Counts `matched` of `gold` instances under markup `m` (nothing
+    /// without a markup).
+    fn markup(&mut self, m: Option<&String>, matched: usize, gold: usize) {
+        if let Some(m) = m {
+            self.by_markup.entry(m.clone()).or_default().add(Tally {
+                matched,
+                gold,
+                output: gold,
+            });
+        }
     }
 
     /// Mean code similarity over the gold blocks, or `None` without any.
@@ -201,7 +221,7 @@ pub fn score_page(
         c.text.push(metrics::shingle_page(g, &out.text));
     }
     if gold.covers(Construct::Headings) {
-        c.headings = multiset_tally(
+        let (t, found) = multiset_tally(
             gold.headings
                 .iter()
                 .map(|h| (h.level as usize, exact_key(&h.text))),
@@ -209,22 +229,33 @@ pub fn score_page(
                 .iter()
                 .map(|h| (h.level as usize, exact_key(&h.text))),
         );
+        c.headings = t;
+        for (i, f) in found.into_iter().enumerate() {
+            c.markup(gold.markups.headings.get(i), usize::from(f), 1);
+        }
     }
     if gold.covers(Construct::Lists) {
         c.lists = multiset_tally(
             gold.lists.iter().map(|i| (i.depth, exact_key(&i.text))),
             out.lists.iter().map(|i| (i.depth, exact_key(&i.text))),
-        );
+        )
+        .0;
     }
     if gold.covers(Construct::Tables) {
-        c.table_cells = score_tables(gold, &out);
+        let (t, per_table) = score_tables(gold, &out);
+        c.table_cells = t;
+        for (i, (m, g)) in per_table.into_iter().enumerate() {
+            c.markup(gold.markups.tables.get(i), m, g);
+        }
     }
     if gold.covers(Construct::Layout) && gold.layout_tables > 0 {
+        let clean = usize::from(out.tables.is_empty());
         c.layout = Tally {
-            matched: usize::from(out.tables.is_empty()),
+            matched: clean,
             gold: 1,
             output: 1,
         };
+        c.markup(gold.markups.layout.as_ref(), clean, 1);
     }
     if gold.covers(Construct::Code) {
         score_code(gold, &out, &mut c);
@@ -279,27 +310,36 @@ fn found_tally(found: impl Iterator<Item = bool>) -> Tally {
     t
 }
 
-/// F1 counts of two multisets of keys (empty texts left out).
+/// F1 counts of two multisets of keys (empty texts left out), and for
+/// each gold key in order whether it was found (an empty one is not).
 fn multiset_tally(
     gold: impl Iterator<Item = (usize, String)>,
     out: impl Iterator<Item = (usize, String)>,
-) -> Tally {
-    let mut want: HashMap<(usize, String), usize> = HashMap::new();
+) -> (Tally, Vec<bool>) {
+    let mut have: HashMap<(usize, String), usize> = HashMap::new();
     let mut t = Tally::default();
-    for g in gold.filter(|(_, k)| !k.is_empty()) {
-        *want.entry(g).or_default() += 1;
-        t.gold += 1;
-    }
     for o in out.filter(|(_, k)| !k.is_empty()) {
+        *have.entry(o).or_default() += 1;
         t.output += 1;
-        if let Some(n) = want.get_mut(&o)
-            && *n > 0
-        {
-            *n -= 1;
-            t.matched += 1;
-        }
     }
-    t
+    let mut found = Vec::new();
+    for g in gold {
+        if g.1.is_empty() {
+            found.push(false);
+            continue;
+        }
+        t.gold += 1;
+        let hit = match have.get_mut(&g) {
+            Some(n) if *n > 0 => {
+                *n -= 1;
+                true
+            }
+            _ => false,
+        };
+        t.matched += usize::from(hit);
+        found.push(hit);
+    }
+    (t, found)
 }
 
 /// Whether a definition is found: a block that is the term followed by a
@@ -357,8 +397,9 @@ pub fn shared_cells(a: &[Vec<String>], b: &[Vec<String>]) -> usize {
     prev[b.len()]
 }
 
-/// Table cell counts of one page.
-fn score_tables(gold: &Gold, out: &Parsed) -> Tally {
+/// Table cell counts of one page, and (shared, filled) cells of each gold
+/// table.
+fn score_tables(gold: &Gold, out: &Parsed) -> (Tally, Vec<(usize, usize)>) {
     let g: Vec<Vec<Vec<String>>> = gold.tables.iter().map(|t| grid_keys(&t.rows)).collect();
     let o: Vec<Vec<Vec<String>>> = out.tables.iter().map(|t| grid_keys(&t.rows)).collect();
     let mut pairs: Vec<(usize, usize, usize)> = Vec::new();
@@ -372,8 +413,9 @@ fn score_tables(gold: &Gold, out: &Parsed) -> Tally {
     }
     pairs.sort_by(|x, y| y.0.cmp(&x.0).then(x.1.cmp(&y.1)).then(x.2.cmp(&y.2)));
     let (mut g_used, mut o_used) = (vec![false; g.len()], vec![false; o.len()]);
+    let mut per_table: Vec<(usize, usize)> = g.iter().map(|x| (0, filled(x))).collect();
     let mut t = Tally {
-        gold: g.iter().map(|x| filled(x)).sum(),
+        gold: per_table.iter().map(|p| p.1).sum(),
         ..Tally::default()
     };
     for (m, i, j) in pairs {
@@ -384,6 +426,7 @@ fn score_tables(gold: &Gold, out: &Parsed) -> Tally {
         o_used[j] = true;
         t.matched += m;
         t.output += filled(&o[j]);
+        per_table[i].0 = m;
     }
     if gold.complete {
         t.output += o
@@ -393,7 +436,7 @@ fn score_tables(gold: &Gold, out: &Parsed) -> Tally {
             .map(|(x, _)| filled(x))
             .sum::<usize>();
     }
-    t
+    (t, per_table)
 }
 
 /// 1 − normalised Levenshtein distance of two code keys: over characters,
@@ -437,9 +480,11 @@ fn score_code(gold: &Gold, out: &Parsed, c: &mut Counts) {
     c.code_exact.gold += g.len();
     c.code_exact.output += o.len();
     for (i, p) in pair_of.iter().enumerate() {
+        let exact = p.is_some_and(|(j, _)| g[i] == o[j]);
+        c.markup(gold.markups.code.get(i), usize::from(exact), 1);
         let Some((j, s)) = *p else { continue };
         c.code_similarity += s;
-        if g[i] == o[j] {
+        if exact {
             c.code_exact.matched += 1;
         }
         if let Some(lang) = &gold.code[i].lang {
@@ -466,8 +511,15 @@ fn score_math(gold: &Gold, out: &Parsed, c: &mut Counts) {
         .iter()
         .map(|m| (m.display, math_key(&m.tex)))
         .collect();
-    for m in &gold.math {
+    for (k, m) in gold.math.iter().enumerate() {
         let key = (m.display, math_key(&m.tex));
+        let found = match available.iter().position(|a| *a == key) {
+            Some(i) => {
+                available.swap_remove(i);
+                true
+            }
+            None => false,
+        };
         let t = if m.display {
             &mut c.math_display
         } else {
@@ -475,10 +527,8 @@ fn score_math(gold: &Gold, out: &Parsed, c: &mut Counts) {
         };
         t.gold += 1;
         t.output += 1;
-        if let Some(i) = available.iter().position(|a| *a == key) {
-            available.swap_remove(i);
-            t.matched += 1;
-        }
+        t.matched += usize::from(found);
+        c.markup(gold.markups.math.get(k), usize::from(found), 1);
     }
 }
 
@@ -505,16 +555,16 @@ fn score_figures(gold: &Gold, out: &Parsed, page_url: Option<&str>, c: &mut Coun
         .map(|s| resolve(base.as_ref(), s))
         .collect();
     let text = padded_key(&out.text);
-    for f in &gold.figures {
+    for (k, f) in gold.figures.iter().enumerate() {
         let wanted: Vec<String> = std::iter::once(&f.src)
             .chain(&f.alternatives)
             .map(|s| resolve(base.as_ref(), s))
             .collect();
+        let found = images.iter().any(|i| wanted.contains(i));
         c.figure_src.gold += 1;
         c.figure_src.output += 1;
-        if images.iter().any(|i| wanted.contains(i)) {
-            c.figure_src.matched += 1;
-        }
+        c.figure_src.matched += usize::from(found);
+        c.markup(gold.markups.figures.get(k), usize::from(found), 1);
         if let Some(cap) = &f.caption {
             c.captions.gold += 1;
             c.captions.output += 1;
@@ -750,6 +800,51 @@ pub fn format_table(rows: &[Row], gold: &Counts) -> String {
     s
 }
 
+/// The per-markup breakdown of the rows ([`Counts::by_markup`]) as a
+/// Markdown table: one row per markup, its gold instances, and the share
+/// each tool got right — code: exact blocks; math: formulas; tables:
+/// cells; layout tables: pages without any table; figures: image
+/// addresses; headings: headings (level and text).
+pub fn format_markup_table(rows: &[Row]) -> String {
+    let mut keys: Vec<&String> = rows
+        .iter()
+        .flat_map(|r| r.counts.by_markup.keys())
+        .collect();
+    keys.sort();
+    keys.dedup();
+    if keys.is_empty() {
+        return String::new();
+    }
+    let mut s = String::from("| markup | n |");
+    for r in rows {
+        let _ = write!(s, " {} |", r.tool);
+    }
+    s.push_str("\n|---|---:|");
+    for _ in rows {
+        s.push_str("---:|");
+    }
+    s.push('\n');
+    for k in keys {
+        let n = rows
+            .iter()
+            .filter_map(|r| r.counts.by_markup.get(k))
+            .map(|t| t.gold)
+            .max()
+            .unwrap_or(0);
+        let _ = write!(s, "| {k} | {n} |");
+        for r in rows {
+            match r.counts.by_markup.get(k).and_then(Tally::recall) {
+                Some(v) => {
+                    let _ = write!(s, " {v:.2} |");
+                }
+                None => s.push_str(" – |"),
+            }
+        }
+        s.push('\n');
+    }
+    s
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -826,6 +921,7 @@ mod tests {
                 definition: "Its meaning.".into(),
             }],
             subsup: vec!["H<sub>2</sub>O".into(), "mc<sup>2</sup>".into()],
+            markups: Default::default(),
         }
     }
 
@@ -933,6 +1029,67 @@ mod tests {
         assert_eq!(c.definitions.matched, 1);
         assert_eq!(c.figure_src.matched, 1);
         assert_eq!(c.captions.matched, 0);
+    }
+
+    #[test]
+    fn markups_break_the_counts_down() {
+        let mut g = gold();
+        g.markups = crate::structure::Markups {
+            headings: vec!["heading:title".into(), "heading:headerlink".into()],
+            tables: vec!["table:spans".into()],
+            layout: None,
+            code: vec!["code:prism".into(), "code:plain".into()],
+            math: vec!["math:katex".into(), "math:katex".into(), "math:raw".into()],
+            figures: vec!["figure:figure".into()],
+        };
+        // The first code block exact, the second missing; the inline x^2
+        // written as text; the ¶ heading a miss.
+        let md = "# Title\n\n## Reading files¶\n\n| Tool | Speed | Speed |\n|---|---|---|\n| a | 1 | 2 |\n\n\
+            ```python\ndef f():\n    return 1\n```\n\nText x^2 and $y$.\n\n$$\\frac{a}{b}$$\n";
+        let c = score_page(&g, None, md, None);
+        let m = |k: &str| c.by_markup[k];
+        assert_eq!(
+            m("code:prism"),
+            Tally {
+                matched: 1,
+                gold: 1,
+                output: 1
+            }
+        );
+        assert_eq!(
+            m("code:plain"),
+            Tally {
+                matched: 0,
+                gold: 1,
+                output: 1
+            }
+        );
+        assert_eq!(
+            m("math:katex"),
+            Tally {
+                matched: 1,
+                gold: 2,
+                output: 2
+            }
+        );
+        assert_eq!(m("math:raw").matched, 1);
+        assert_eq!(
+            m("table:spans"),
+            Tally {
+                matched: 6,
+                gold: 6,
+                output: 6
+            }
+        );
+        assert_eq!(m("heading:title").matched, 1);
+        assert_eq!(m("heading:headerlink").matched, 0);
+        assert_eq!(m("figure:figure").matched, 0);
+        let t = format_markup_table(&[Row {
+            tool: "x".into(),
+            counts: c,
+        }]);
+        assert!(t.contains("| code:plain | 1 | 0.00 |"), "{t}");
+        assert!(t.contains("| math:katex | 2 | 0.50 |"), "{t}");
     }
 
     #[test]

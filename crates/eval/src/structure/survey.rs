@@ -642,7 +642,7 @@ fn raw_math(dom: &Dom, gold: &GoldKey, s: &mut PageSurvey, g: &mut Gold) {
                 let after = &rest[i + open.len()..];
                 let Some(j) = after.find(close) else { break };
                 let tex = after[..j].trim();
-                if !tex.is_empty() {
+                if looks_like_tex(tex) {
                     found.push(Math {
                         tex: tex.to_string(),
                         display,
@@ -657,6 +657,16 @@ fn raw_math(dom: &Dom, gold: &GoldKey, s: &mut PageSurvey, g: &mut Gold) {
         *s.math.entry("raw-tex").or_default() += found.len();
         g.math.extend(found);
     }
+}
+
+/// Whether text between raw math delimiters reads as TeX: a letter or a
+/// digit, and a TeX command, script, brace or relation — so that prices
+/// (`$$`, `$$-$$$`) and stray delimiters are not taken for formulas.
+fn looks_like_tex(s: &str) -> bool {
+    !s.is_empty()
+        && !s.contains('$')
+        && s.chars().any(|c| c.is_ascii_alphanumeric())
+        && s.contains(['\\', '^', '_', '{', '=', '+', '<', '>'])
 }
 
 /// One folder's survey.
@@ -795,9 +805,12 @@ pub fn format_survey(folders: &[FolderSurvey]) -> String {
 /// `out/<folder>/pages/<id>.html.gz` and `gold/<id>.txt` link to the
 /// source folder's files (copies where links are not available), the
 /// manifest keeps their lines, and `structure/<id>.json` holds the derived
-/// gold. Returns the pages written. The pages stay third-party data: `out`
-/// belongs outside the repository.
+/// gold. Returns the pages written; a folder without any is not written.
+/// The pages stay third-party data: `out` belongs outside the repository.
 pub fn write_subset(source: &Path, survey: &FolderSurvey, out: &Path) -> Result<usize, EvalError> {
+    if survey.derived_pages == 0 {
+        return Ok(0);
+    }
     let dir = out.join(&survey.name);
     for sub in ["pages", "gold"] {
         let d = dir.join(sub);
@@ -915,6 +928,19 @@ y = 2
             s.gold.scope,
             vec!["tables", "code", "math", "figures", "subsup"]
         );
+    }
+
+    #[test]
+    fn prices_are_not_formulas() {
+        let page = "<p>Price range: $$-$$$ for the cheapest seats in the whole house tonight.</p>\
+                    <p>Fares are marked $, $$, or $$$ for the cheapest seats in the whole house.</p>";
+        let gold = "Price range: $$-$$$ for the cheapest seats in the whole house tonight.\n\
+                    Fares are marked $, $$, or $$$ for the cheapest seats in the whole house.\n";
+        let s = survey_page(page, gold, None);
+        assert!(s.math.is_empty(), "{:?}", s.gold.math);
+        assert!(looks_like_tex("x^2 + 1"));
+        assert!(!looks_like_tex(", or"));
+        assert!(!looks_like_tex("-"));
     }
 
     #[test]

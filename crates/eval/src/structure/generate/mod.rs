@@ -128,6 +128,12 @@ impl<R: Rng> Builder<'_, R> {
             level,
             text: text.to_string(),
         });
+        let m = if self.encyclopedia {
+            "encyclopedia"
+        } else {
+            self.heading.name()
+        };
+        self.gold.markups.headings.push(format!("heading:{m}"));
         self.text.push(text.to_string());
     }
 
@@ -158,6 +164,7 @@ impl<R: Rng> Builder<'_, R> {
                 tex: f.tex.to_string(),
                 display: false,
             });
+            self.gold.markups.math.push(format!("math:{}", m.name()));
         }
         if subsup {
             let (before, tag, inner, after) = content::pick(self.rng, SUBSUP);
@@ -251,6 +258,7 @@ impl<R: Rng> Builder<'_, R> {
             lang: m.names_language().then(|| sample.lang.to_string()),
             text: text.to_string(),
         });
+        self.gold.markups.code.push(format!("code:{}", m.name()));
         self.text.extend(
             text.lines()
                 .filter(|l| !l.trim().is_empty())
@@ -266,6 +274,7 @@ impl<R: Rng> Builder<'_, R> {
             tex: f.tex.to_string(),
             display: true,
         });
+        self.gold.markups.math.push(format!("math:{}", m.name()));
         self.text.push(f.tex.to_string());
     }
 
@@ -273,6 +282,7 @@ impl<R: Rng> Builder<'_, R> {
         let (html, table, lines) = markup::data_table(m, self.rng);
         self.blocks.push(html);
         self.gold.tables.push(table);
+        self.gold.markups.tables.push(format!("table:{}", m.name()));
         self.text.extend(lines);
         self.mark(format!("table:{}", m.name()));
     }
@@ -288,6 +298,10 @@ impl<R: Rng> Builder<'_, R> {
             self.text.push(c.clone());
         }
         self.gold.figures.push(fig);
+        self.gold
+            .markups
+            .figures
+            .push(format!("figure:{}", m.name()));
         self.mark(format!("figure:{}", m.name()));
     }
 
@@ -489,6 +503,10 @@ fn build_page(plan: &Plan, rng: &mut Xoshiro256PlusPlus) -> Page {
                 level: 1,
                 text: title.clone(),
             }],
+            markups: super::Markups {
+                headings: vec!["heading:title".to_string()],
+                ..super::Markups::default()
+            },
             ..Gold::default()
         },
         constructs: BTreeSet::new(),
@@ -499,6 +517,7 @@ fn build_page(plan: &Plan, rng: &mut Xoshiro256PlusPlus) -> Page {
     compose(&mut b, plan);
     if plan.table.is_layout() {
         b.gold.layout_tables = 1;
+        b.gold.markups.layout = Some(format!("table:{}", plan.table.name()));
         b.mark(format!("table:{}", plan.table.name()));
     }
     let Builder {

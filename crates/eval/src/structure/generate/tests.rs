@@ -232,6 +232,28 @@ fn gold_text_and_structure_are_in_the_page() {
 }
 
 #[test]
+fn every_instance_has_its_markup() {
+    for p in pages() {
+        let (g, m) = (&p.gold, &p.gold.markups);
+        assert_eq!(m.headings.len(), g.headings.len(), "{}", p.id);
+        assert_eq!(m.tables.len(), g.tables.len(), "{}", p.id);
+        assert_eq!(m.code.len(), g.code.len(), "{}", p.id);
+        assert_eq!(m.math.len(), g.math.len(), "{}", p.id);
+        assert_eq!(m.figures.len(), g.figures.len(), "{}", p.id);
+        assert_eq!(m.layout.is_some(), g.layout_tables > 0, "{}", p.id);
+        for k in m
+            .code
+            .iter()
+            .chain(&m.math)
+            .chain(&m.tables)
+            .chain(&m.figures)
+        {
+            assert!(p.constructs.contains(k), "{}: {k}", p.id);
+        }
+    }
+}
+
+#[test]
 fn chrome_is_not_in_the_gold() {
     for p in pages() {
         for chrome in [
