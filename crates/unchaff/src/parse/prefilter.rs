@@ -1,7 +1,7 @@
 //! A linear pre-pass over the markup before tokenizing. It does three jobs:
 //!
 //! **Empties `<script>`, `<style>` and `<noscript>` elements** (not JSON-LD
-//! scripts: they are metadata). Their bodies are raw text the cleaner throws away anyway, yet they are
+//! scripts: they are metadata; nor MathJax's `math/tex` ones: formulas). Their bodies are raw text the cleaner throws away anyway, yet they are
 //! over half the bytes of a modern page (54% of scrapinghub's HTML) and the
 //! tokenizer walks them character by character. Removing them first makes
 //! the same tree, minus text nodes that [`crate::clean`] would drop.
@@ -526,13 +526,17 @@ impl DepthLimit {
     }
 }
 
-/// Whether a `<script …>` start tag says `ld+json` (any case).
-fn is_json_ld(tag: &[u8]) -> bool {
-    tag.windows(7).any(|w| w.eq_ignore_ascii_case(b"ld+json"))
+/// Whether a `<script …>` start tag's body is read by a later stage, so
+/// kept: JSON-LD (`ld+json`, page metadata for [`crate::metadata`]) and
+/// MathJax's TeX sources (`math/tex`, read as formulas by
+/// [`crate::clean`]), in any case.
+fn is_read_script(tag: &[u8]) -> bool {
+    tag.windows(7)
+        .any(|w| w.eq_ignore_ascii_case(b"ld+json") || w.eq_ignore_ascii_case(b"math/te"))
 }
 
 /// `html` without the bodies of script, style and noscript elements (but
-/// JSON-LD scripts), without unread attributes and those past
+/// JSON-LD and TeX scripts), without unread attributes and those past
 /// [`MAX_ATTRIBUTES`], and without the tags nested deeper than
 /// [`MAX_DEPTH`] or opening formatting elements past
 /// [`MAX_OPEN_FORMATTING`]; the input itself (borrowed) when there is
@@ -826,9 +830,8 @@ fn scan(
             let body = &b[open_end..close];
             let is_script = key == SCRIPT;
             let escaped = is_script && memmem::find(body, b"<!--").is_some();
-            // JSON-LD is page metadata (crate::metadata reads it): kept.
-            let json_ld = is_script && is_json_ld(&b[lt..open_end]);
-            if !escaped && !json_ld && !body.is_empty() {
+            let read = is_script && is_read_script(&b[lt..open_end]);
+            if !escaped && !read && !body.is_empty() {
                 cuts.push((open_end, close));
             }
         }

@@ -59,9 +59,12 @@ struct Seg {
 }
 
 /// An inline wrapper (emphasis, code, link) whose opener is written
-/// lazily.
+/// lazily: at the first character inside it, and again at the first
+/// character of each block after a block boundary inside it (a span
+/// never runs across a paragraph break: Markdown would leave its opener
+/// as text, and the code span's text unescaped after it).
 struct Wrap {
-    open: &'static str,
+    open: String,
     /// What closes it; for links `](url)`.
     close: String,
     emitted: bool,
@@ -78,6 +81,9 @@ struct Writer {
     lead: String,
     line_has_text: bool,
     pending_space: bool,
+    /// Only digits written since the line began (a `.` or `)` after them
+    /// would make a list marker).
+    line_digits: bool,
 }
 
 impl Writer {
@@ -88,10 +94,11 @@ impl Writer {
             self.brk = Some(self.brk.map_or(b, |o| o.max(b)));
         }
         self.lead.clear();
-        for w in &mut self.wraps {
-            // An opener never written before a block boundary is dropped.
-            if !w.emitted {
-                w.open = "";
+        // Spans open in this block close here and open again in the next.
+        for w in self.wraps.iter_mut().rev() {
+            if w.emitted {
+                self.out.push_str(&w.close);
+                w.emitted = false;
             }
         }
         self.line_has_text = false;
@@ -142,8 +149,8 @@ impl Writer {
         }
         self.pending_space = false;
         for w in &mut self.wraps {
-            if !w.emitted && !w.open.is_empty() {
-                self.out.push_str(w.open);
+            if !w.emitted {
+                self.out.push_str(&w.open);
                 w.emitted = true;
             }
         }
@@ -168,25 +175,44 @@ impl Writer {
 
     fn push_text(&mut self, s: &str, escape: Escape) {
         let mut prev = self.out.chars().next_back().unwrap_or(' ');
-        for c in s.chars() {
+        for (i, c) in s.char_indices() {
             if c.is_whitespace() {
                 self.space();
                 prev = ' ';
                 continue;
             }
             let line_start = !self.line_has_text;
+            if line_start {
+                self.line_digits = true;
+            }
             self.flush();
             self.line_has_text = true;
             let esc = match escape {
-                Escape::None => false,
+                Escape::Code { table } => c == '|' && table,
+                Escape::Math { table } => {
+                    if c == '<'
+                        && s[i + 1..]
+                            .starts_with(|n: char| n.is_ascii_alphabetic() || "/!?".contains(n))
+                    {
+                        self.out.push_str("< ");
+                        prev = ' ';
+                        continue;
+                    }
+                    c == '|' && table
+                }
                 Escape::Text { table } => match c {
-                    '\\' | '*' | '`' | '[' | ']' | '<' => true,
+                    '\\' | '*' | '`' | '[' | ']' | '<' | '~' => true,
+                    // An entity (`&amp;`) would be read as its character.
+                    '&' => looks_like_entity(&s[i + 1..]),
                     '_' => !prev.is_alphanumeric(),
                     '|' => table,
                     '#' | '>' | '+' | '-' | '=' => line_start,
+                    // `1.` or `2)` opening a line would start a list.
+                    '.' | ')' => self.line_digits && prev.is_ascii_digit(),
                     _ => false,
                 },
             };
+            self.line_digits &= c.is_ascii_digit();
             if esc {
                 self.out.push('\\');
             }
@@ -222,10 +248,10 @@ impl Writer {
         self.out.push_str(s);
     }
 
-    fn open(&mut self, open: &'static str, close: String) {
+    fn open(&mut self, open: impl Into<String>, close: impl Into<String>) {
         self.wraps.push(Wrap {
-            open,
-            close,
+            open: open.into(),
+            close: close.into(),
             emitted: false,
         });
     }
@@ -246,28 +272,117 @@ impl Writer {
     }
 }
 
+/// How text is escaped.
 #[derive(Clone, Copy)]
 enum Escape {
-    None,
+    /// Inside a code span: nothing but a table's `|` (GFM splits cells
+    /// on it even there).
+    Code { table: bool },
+    /// Prose: every character Markdown would read as markup.
     Text { table: bool },
+    /// TeX between `$` delimiters: as written, but a table's `|`, and a
+    /// `<` that could open a tag in a renderer without math (`a<b` stays,
+    /// `a<b>` becomes `a< b>`: the same formula).
+    Math { table: bool },
 }
 
-/// Escapes `[`, `]`, `\` in link text and `(`, `)`, spaces in a URL.
+/// The bytes of a URL written as they are in a Markdown link: the
+/// characters of RFC 3986 (unreserved, reserved, `%`). Everything else —
+/// spaces, line breaks, `<>"` and backquotes, brackets and parentheses
+/// that would end the link, `\`, non-ASCII — is percent-encoded, so no
+/// URL written as the page had it can end the link or carry markup.
+const URL_KEPT: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'.')
+    .remove(b'_')
+    .remove(b'~')
+    .remove(b':')
+    .remove(b'/')
+    .remove(b'?')
+    .remove(b'#')
+    .remove(b'@')
+    .remove(b'!')
+    .remove(b'$')
+    .remove(b'&')
+    .remove(b'\'')
+    .remove(b'*')
+    .remove(b'+')
+    .remove(b',')
+    .remove(b';')
+    .remove(b'=')
+    .remove(b'%');
+
+/// Longest entity name HTML defines (`&CounterClockwiseContourIntegral;`).
+const MAX_ENTITY_NAME: usize = 32;
+
+/// Whether the text after an `&` would make it an entity reference
+/// (`amp;`, `#39;`, `#x27;`): then the `&` is escaped, so that the page's
+/// text is not read as the character it names.
+fn looks_like_entity(rest: &str) -> bool {
+    let name = rest.strip_prefix('#').unwrap_or(rest);
+    let len = name
+        .bytes()
+        .take(MAX_ENTITY_NAME + 1)
+        .take_while(u8::is_ascii_alphanumeric)
+        .count();
+    (1..=MAX_ENTITY_NAME).contains(&len) && name.as_bytes().get(len) == Some(&b';')
+}
+
+/// A URL for a Markdown link or image destination ([`URL_KEPT`]).
 fn md_url(u: &str) -> String {
-    u.replace(' ', "%20")
-        .replace('(', "%28")
-        .replace(')', "%29")
+    percent_encoding::utf8_percent_encode(u, URL_KEPT).to_string()
 }
 
-fn md_alt(a: &str) -> String {
-    let mut s = String::with_capacity(a.len());
-    for c in a.split_whitespace().collect::<Vec<_>>().join(" ").chars() {
-        if matches!(c, '[' | ']' | '\\') {
-            s.push('\\');
+/// An image's alt text for `![alt](src)`: white space collapsed and
+/// escaped as prose is.
+fn md_alt(a: &str, table: bool) -> String {
+    let mut w = Writer::default();
+    w.push_text(a, Escape::Text { table });
+    w.out
+}
+
+/// The longest run of `c` in the text of `id`'s subtree, and whether the
+/// text's first and last non-blank characters are `c`: what a code span's
+/// or a fence's delimiters must exceed (CommonMark: a span or fence ends
+/// at a run of exactly its own length).
+fn longest_run(dom: &Dom, id: NodeId, c: char) -> (usize, bool, bool) {
+    let (mut longest, mut run) = (0, 0);
+    let (mut first, mut last) = (None, None);
+    for n in dom.descendants(id) {
+        for ch in dom.text_of(n).unwrap_or("").chars() {
+            if ch == c {
+                run += 1;
+                longest = longest.max(run);
+            } else {
+                run = 0;
+            }
+            if !ch.is_whitespace() {
+                first.get_or_insert(ch);
+                last = Some(ch);
+            }
         }
-        s.push(c);
     }
-    s
+    (longest, first == Some(c), last == Some(c))
+}
+
+/// The delimiters of an inline code span around the text of `id`: one
+/// backquote more than the longest run inside, padded with a space when
+/// the text starts or ends with one.
+fn code_span_delimiters(dom: &Dom, id: NodeId) -> (String, String) {
+    let (longest, starts, ends) = longest_run(dom, id, '`');
+    let ticks = "`".repeat(longest + 1);
+    let pad = if starts || ends { " " } else { "" };
+    (format!("{ticks}{pad}"), format!("{pad}{ticks}"))
+}
+
+/// Shortest code fence CommonMark allows.
+const MIN_FENCE: usize = 3;
+
+/// The fence of a code block holding the text of `id`: longer than any
+/// run of backquotes inside, so no line of the code can close it.
+fn code_fence(dom: &Dom, id: NodeId) -> String {
+    let (longest, _, _) = longest_run(dom, id, '`');
+    "`".repeat((longest + 1).max(MIN_FENCE))
 }
 
 /// Per-table state.
@@ -305,6 +420,7 @@ pub fn markdown(
         base,
         flat: 0,
         tables: Vec::new(),
+        fence: String::new(),
     };
     walk(dom, root, selection, &mut md);
     md.w.finish()
@@ -320,12 +436,14 @@ struct Md<'a> {
     flat: u32,
     /// Per-table state, innermost last (one per [`Cx::tables`]).
     tables: Vec<Table>,
+    /// The fence of the open code block ([`code_fence`]).
+    fence: String,
 }
 
 impl Md<'_> {
     /// The break a paragraph-like block gets: a new line inside a table
     /// or list, else a blank line.
-    fn block_break(&self, cx: &Cx<'_>) -> Break {
+    fn block_break(cx: &Cx<'_>) -> Break {
         if cx.lists.is_empty() {
             Break::Para
         } else {
@@ -340,7 +458,7 @@ impl Md<'_> {
         } else if cx.tables > 0 {
             self.w.block(Break::Line);
         } else {
-            let b = self.block_break(cx);
+            let b = Self::block_break(cx);
             self.w.block(b);
         }
     }
@@ -360,11 +478,12 @@ impl Sink for Md<'_> {
             Kind::Pre if flat == 0 && pre == 0 => {
                 w.block(Break::Para);
                 let lang = code_language(cx.dom, el.id).unwrap_or_default();
-                w.lead = format!("```{lang}\n");
+                self.fence = code_fence(cx.dom, el.id);
+                w.lead = format!("{}{lang}\n", self.fence);
             }
             Kind::Pre => {}
             Kind::List { .. } if flat == 0 => {
-                let b = self.block_break(cx);
+                let b = Self::block_break(cx);
                 self.w.block(b);
             }
             Kind::Item { number } if flat == 0 => {
@@ -422,7 +541,22 @@ impl Sink for Md<'_> {
                     t.cells += 1;
                 }
             }
-            Kind::Code if pre == 0 => w.open("`", "`".to_owned()),
+            Kind::Code if pre == 0 && code == 0 => {
+                let (open, close) = code_span_delimiters(cx.dom, el.id);
+                w.open(open, close);
+            }
+            Kind::Math { display } if pre == 0 && code == 0 && cx.math == 0 => {
+                // Display math is a paragraph of its own, `$$TeX$$`.
+                let display = display && flat == 0;
+                if display {
+                    let b = Self::block_break(cx);
+                    w.block(b);
+                }
+                let d = if display { "$$" } else { "$" };
+                w.open(d, d);
+            }
+            Kind::Sub if pre == 0 && code == 0 => w.open("<sub>", "</sub>"),
+            Kind::Sup if pre == 0 && code == 0 => w.open("<sup>", "</sup>"),
             Kind::Emphasis if pre == 0 && code == 0 => w.open("*", "*".to_owned()),
             Kind::Strong if pre == 0 && code == 0 => w.open("**", "**".to_owned()),
             Kind::Link if self.opts.links && pre == 0 && code == 0 => {
@@ -441,7 +575,7 @@ impl Sink for Md<'_> {
                     .attr(el.id, "src")
                     .and_then(|s| resolve_url(self.base, s))
                 {
-                    let alt = md_alt(cx.dom.attr(el.id, "alt").unwrap_or(""));
+                    let alt = md_alt(cx.dom.attr(el.id, "alt").unwrap_or(""), cx.tables > 0);
                     w.atom(&format!("![{alt}]({})", md_url(&src)));
                 }
             }
@@ -480,13 +614,13 @@ impl Sink for Md<'_> {
                             w.out.push('\n');
                             w.prefix(false);
                         }
-                        w.out.push_str("```");
+                        w.out.push_str(&self.fence);
                     }
                     w.block(Break::Para);
                 }
             }
             Kind::List { .. } if flat == 0 => {
-                let b = self.block_break(cx);
+                let b = Self::block_break(cx);
                 self.w.block(b);
             }
             Kind::Item { .. } if flat == 0 => {
@@ -525,7 +659,15 @@ impl Sink for Md<'_> {
                 }
                 w.block(Break::Line);
             }
-            Kind::Code if pre == 0 => w.close(),
+            Kind::Code if pre == 0 && code == 0 => w.close(),
+            Kind::Math { display } if pre == 0 && code == 0 && cx.math == 0 => {
+                w.close();
+                if display && flat == 0 {
+                    let b = Self::block_break(cx);
+                    self.w.block(b);
+                }
+            }
+            Kind::Sub | Kind::Sup if pre == 0 && code == 0 => w.close(),
             Kind::Emphasis | Kind::Strong if pre == 0 && code == 0 => w.close(),
             Kind::Link if self.opts.links && pre == 0 && code == 0 => w.close(),
             k => {
@@ -539,8 +681,20 @@ impl Sink for Md<'_> {
     fn text(&mut self, cx: &Cx<'_>, s: &str) {
         if cx.pre > 0 {
             self.w.code_text(s);
+        } else if cx.math > 0 {
+            self.w.push_text(
+                s,
+                Escape::Math {
+                    table: cx.tables > 0,
+                },
+            );
         } else if cx.code > 0 {
-            self.w.push_text(s, Escape::None);
+            self.w.push_text(
+                s,
+                Escape::Code {
+                    table: cx.tables > 0,
+                },
+            );
         } else {
             self.w.push_text(
                 s,
@@ -663,11 +817,56 @@ mod tests {
         );
     }
 
+    /// Payloads that reached a browser as live HTML through a CommonMark
+    /// renderer (issue #41): a fence or a code span closed by the page's
+    /// own backquotes, a code span across a block, a relative URL with
+    /// line breaks and a tag, an image's alt text.
+    const PAYLOADS: &[&str] = &[
+        "<pre>```\n&lt;img src=x onerror=alert(1)&gt;\n````\n&lt;script&gt;alert(2)&lt;/script&gt;</pre>",
+        "<p>Use <code>a`&lt;img src=x onerror=alert(1)&gt;</code> and <code>``&lt;b&gt;``</code>.</p>",
+        "<p><code>x<div>&lt;script&gt;alert(1)&lt;/script&gt;</div>y</code></p>",
+        "<p><a href=\"x\n\n&lt;img src=y onerror=alert(1)&gt;\">t</a> <a href='a)&lt;b&gt;'>u</a></p>",
+        "<p><img src=\"p q\n\n<img src=z onerror=alert(1)>\" alt=\"&lt;script&gt;alert(1)&lt;/script&gt; ]( x\"></p>",
+        "<table><tr><td>a</td><td><code>|&lt;i&gt;</code></td></tr><tr><td>`&lt;u&gt;</td><td>b</td></tr></table>",
+        "<ul><li><pre>``` \n&lt;svg onload=alert(1)&gt;</pre></li></ul><blockquote><code>`&lt;x&gt;</code></blockquote>",
+        "<p>&amp;lt;img src=x onerror=alert(1)&amp;gt; &lt;!-- x --&gt; &lt;?php ?&gt;</p>",
+    ];
+
+    #[test]
+    fn page_text_never_becomes_markup() {
+        let both = MarkdownOptions {
+            links: true,
+            images: true,
+        };
+        for p in PAYLOADS {
+            for base in [None, Some("https://example.org/a/")] {
+                let out = md_with(p, both, base);
+                let found = crate::render::tests::raw_html_in(&out);
+                assert!(found.is_empty(), "{p:?} gave {out:?}: {found:?}");
+            }
+        }
+        // The code keeps its text whole, between longer delimiters.
+        assert_eq!(md("<pre>```\nx</pre>"), "````\n```\nx\n````");
+        assert_eq!(md("<p><code>a`b</code></p>"), "``a`b``");
+        assert_eq!(md("<p><code>`x</code></p>"), "`` `x ``");
+        // A span across blocks closes and opens again in each.
+        assert_eq!(md("<p><code>x<div>y</div></code></p>"), "`x`\n\n`y`");
+        // URLs: every character that could end the link is encoded.
+        assert_eq!(
+            md_with("<a href=\"a b)\n<i>\">t</a>", both, None),
+            "[t](a%20b%29%0A%3Ci%3E)"
+        );
+    }
+
     #[test]
     fn metacharacters_are_escaped() {
         assert_eq!(
             md("<p># not a heading, *not* [a link] snake_case _x_</p><p>- not a list</p>"),
             "\\# not a heading, \\*not\\* \\[a link\\] snake_case \\_x_\n\n\\- not a list"
+        );
+        assert_eq!(
+            md("<p>1. not a list</p><p>2) nor this, 3. but AT&amp;T &amp;amp; ~x~</p>"),
+            "1\\. not a list\n\n2\\) nor this, 3. but AT&T \\&amp; \\~x\\~"
         );
     }
 

@@ -76,6 +76,16 @@ pub(crate) enum Kind {
     Image,
     /// `br`.
     Break,
+    /// A formula: `math`, holding its TeX (the cleaner's math step), on
+    /// its own line when `display` (set by the walk).
+    Math {
+        /// `display="block"`.
+        display: bool,
+    },
+    /// `sub`.
+    Sub,
+    /// `sup`.
+    Sup,
     /// Any other element; its [`Flow`] says how it breaks the text.
     Other(Flow),
 }
@@ -108,6 +118,9 @@ impl Kind {
             Tag::A => Kind::Link,
             Tag::IMG => Kind::Image,
             Tag::BR => Kind::Break,
+            Tag::MATH => Kind::Math { display: false },
+            Tag::SUB => Kind::Sub,
+            Tag::SUP => Kind::Sup,
             _ if tag.is_heading() => Kind::Heading((tag.0 - Tag::H1.0 + 1) as u8),
             _ => Kind::Other(tag.flow()),
         }
@@ -123,10 +136,18 @@ impl Kind {
             | Kind::Quote
             | Kind::Table
             | Kind::Row
-            | Kind::Pre => Flow::Block,
+            | Kind::Pre
+            | Kind::Math { display: true } => Flow::Block,
             Kind::Cell => Flow::Cell,
             Kind::Break => Flow::Break,
-            Kind::Code | Kind::Emphasis | Kind::Strong | Kind::Link | Kind::Image => Flow::Inline,
+            Kind::Code
+            | Kind::Emphasis
+            | Kind::Strong
+            | Kind::Link
+            | Kind::Image
+            | Kind::Math { display: false }
+            | Kind::Sub
+            | Kind::Sup => Flow::Inline,
             Kind::Other(f) => f,
         }
     }
@@ -176,6 +197,8 @@ pub(crate) struct Cx<'a> {
     pub code: u32,
     /// How many tables the walk is inside.
     pub tables: u32,
+    /// How many formulas the walk is inside (their text is TeX).
+    pub math: u32,
     /// The lists the walk is inside, innermost last.
     pub lists: Vec<List>,
 }
@@ -188,6 +211,7 @@ impl Cx<'_> {
             Kind::Pre => self.pre += 1,
             Kind::Code if self.pre == 0 => self.code += 1,
             Kind::Table => self.tables += 1,
+            Kind::Math { .. } => self.math += 1,
             Kind::List { ordered } => {
                 let next = match ordered {
                     true => self
@@ -210,6 +234,7 @@ impl Cx<'_> {
             Kind::Pre => self.pre = self.pre.saturating_sub(1),
             Kind::Code if self.pre == 0 => self.code = self.code.saturating_sub(1),
             Kind::Table => self.tables = self.tables.saturating_sub(1),
+            Kind::Math { .. } => self.math = self.math.saturating_sub(1),
             Kind::List { .. } => {
                 self.lists.pop();
             }
@@ -254,6 +279,7 @@ pub(crate) fn walk<S: Sink>(dom: &Dom, root: NodeId, selection: &Selection, sink
         pre: 0,
         code: 0,
         tables: 0,
+        math: 0,
         lists: Vec::new(),
     };
     for edge in dom.traverse(root) {
@@ -269,8 +295,10 @@ pub(crate) fn walk<S: Sink>(dom: &Dom, root: NodeId, selection: &Selection, sink
                             tag: e.tag,
                             kind: Kind::of(e.tag),
                         };
-                        if let Kind::Item { number } = &mut el.kind {
-                            *number = cx.next_item();
+                        match &mut el.kind {
+                            Kind::Item { number } => *number = cx.next_item(),
+                            Kind::Math { display } => *display = is_display_math(dom, id),
+                            _ => {}
                         }
                         sink.enter(&cx, el);
                         cx.open(&el);
@@ -283,11 +311,14 @@ pub(crate) fn walk<S: Sink>(dom: &Dom, root: NodeId, selection: &Selection, sink
             }
             Edge::Leave(id) => {
                 if let Some(tag) = dom.tag(id) {
-                    let el = Element {
+                    let mut el = Element {
                         id,
                         tag,
                         kind: Kind::of(tag),
                     };
+                    if let Kind::Math { display } = &mut el.kind {
+                        *display = is_display_math(dom, id);
+                    }
                     cx.close(&el);
                     sink.leave(&cx, el);
                 }
@@ -300,6 +331,11 @@ pub(crate) fn walk<S: Sink>(dom: &Dom, root: NodeId, selection: &Selection, sink
             }
         }
     }
+}
+
+/// Whether a formula is shown on its own line (`display="block"`).
+fn is_display_math(dom: &Dom, id: NodeId) -> bool {
+    dom.attr(id, "display") == Some("block")
 }
 
 /// Resolves a link or image URL against `base`: `Some` only for http(s)
@@ -366,9 +402,40 @@ pub(crate) fn code_language(dom: &Dom, pre: NodeId) -> Option<String> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::parse::parse;
+
+    /// The tags the Markdown writer itself writes as inline HTML (never
+    /// the page's): line breaks in table cells, sub- and superscripts.
+    pub(crate) const OWN_HTML: &[&str] = &["<br>", "<sub>", "</sub>", "<sup>", "</sup>"];
+
+    /// What a CommonMark (GFM) renderer reads in `md` as raw HTML, other
+    /// than [`OWN_HTML`], and any link or image whose destination is not
+    /// http(s) or relative: what would reach a browser as markup.
+    pub(crate) fn raw_html_in(md: &str) -> Vec<String> {
+        use pulldown_cmark::{Event, Options, Parser, Tag as MdTag};
+        let mut found = Vec::new();
+        for ev in Parser::new_ext(md, Options::all()) {
+            match ev {
+                Event::Html(h) | Event::InlineHtml(h) if !OWN_HTML.contains(&h.trim()) => {
+                    found.push(h.to_string())
+                }
+                Event::Start(MdTag::Link { dest_url, .. } | MdTag::Image { dest_url, .. }) => {
+                    let d = dest_url.trim().to_ascii_lowercase();
+                    let scheme = d.split_once(':').map(|(s, _)| s).filter(|s| {
+                        s.chars()
+                            .all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c))
+                    });
+                    if scheme.is_some_and(|s| s != "http" && s != "https") {
+                        found.push(format!("link to {d}"));
+                    }
+                }
+                _ => {}
+            }
+        }
+        found
+    }
 
     #[test]
     fn kinds_keep_the_tags_flow() {

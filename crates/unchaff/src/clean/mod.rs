@@ -15,6 +15,9 @@
 use crate::dom::{Dom, NodeId, Tag};
 use rustc_hash::FxHashMap;
 
+mod math;
+pub use math::{MAX_FORMULAS, MAX_RAW_TEX, MAX_TEX_BYTES};
+
 /// Elements dropped with everything inside them.
 ///
 /// The form controls are here because their text is not content: a
@@ -67,9 +70,10 @@ fn is_dropped(tag: Tag) -> bool {
 }
 
 /// Elements kept as an (empty) box whose children are dropped: the box
-/// still marks a picture or formula in the layout, its internals are
-/// drawing instructions, not text.
-pub const EMPTIED: &[Tag] = &[Tag::SVG, Tag::MATH];
+/// still marks a picture in the layout, its internals are drawing
+/// instructions, not text. (Formulas are read as TeX first: the math
+/// step leaves every `<math>` holding its TeX, or empty.)
+pub const EMPTIED: &[Tag] = &[Tag::SVG];
 
 /// What [`clean`] removed.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -81,6 +85,9 @@ pub struct CleanReport {
     /// Streamed blocks moved to their placeholders (React's
     /// `<div hidden id="S:…">`, see [`MAX_STREAMED`]).
     pub streamed: u32,
+    /// Formulas read as TeX (MathML, MathJax, KaTeX, TeX images, raw
+    /// delimiters; see [`MAX_FORMULAS`]).
+    pub formulas: u32,
 }
 
 /// Cleans the subtree of `root` in place, after folding Arabic
@@ -101,10 +108,14 @@ pub fn clean_keeping_hidden(dom: &mut Dom, root: NodeId) -> CleanReport {
 
 fn clean_with(dom: &mut Dom, root: NodeId, keep_hidden: bool) -> CleanReport {
     crate::normalize::fold_presentation_forms(dom);
+    // Before anything is dropped: a formula's TeX may sit in a script, in
+    // MathML hidden from sight, or in an image hidden from screen readers.
+    let formulas = math::rewrite(dom, root);
     let mut c = Collected {
         keep_hidden,
         ..Collected::default()
     };
+    c.report.formulas = formulas as u32;
     collect(dom, root, true, &mut c);
     // Streamed boundaries: each revealed block is cleaned in turn (it may
     // hold further boundaries, as React nests them).
