@@ -73,6 +73,8 @@ fn every_markup_is_dealt_at_the_default_size() {
     for c in ["subsup", "quote", "definitions", "list:start"] {
         assert!(all.contains(c), "{c}");
     }
+    let layout = pages.iter().filter(|p| p.gold.layout_tables > 0).count();
+    assert_eq!(layout, 200 * LAYOUT_PERCENT / 100);
     // Each template is a folder of its own.
     for t in Template::ALL {
         assert_eq!(
