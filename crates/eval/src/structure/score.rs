@@ -46,11 +46,11 @@ use crate::EvalError;
 use crate::dataset::Dataset;
 use crate::metrics::{self, ShinglePage};
 
-/// Most row pairs the table row alignment compares; past it rows are
-/// paired by position only. 4 million pairs is a 2,000-row table against
-/// another, a fraction of a second; data tables in articles are far
-/// smaller.
-pub const MAX_ALIGN_PAIRS: usize = 4_000_000;
+/// Most cell comparisons the table row alignment makes (row pairs times
+/// the width); past it rows are paired by position only. 40 million is a
+/// 2,000-row table of ten columns against another, a fraction of a
+/// second; data tables in articles are far smaller.
+pub const MAX_ALIGN_CELLS: usize = 40_000_000;
 
 /// Most character pairs a code similarity computes by characters (about
 /// a 6,000-character block against another); past it the distance is
@@ -381,9 +381,10 @@ fn row_match(a: &[String], b: &[String]) -> usize {
 
 /// Cells shared by two grids under the best order-keeping row alignment
 /// (rows may be missing on either side); by position past
-/// [`MAX_ALIGN_PAIRS`].
+/// [`MAX_ALIGN_CELLS`].
 pub fn shared_cells(a: &[Vec<String>], b: &[Vec<String>]) -> usize {
-    if a.len().saturating_mul(b.len()) > MAX_ALIGN_PAIRS {
+    let width = a.iter().chain(b).map(Vec::len).max().unwrap_or(0);
+    if a.len().saturating_mul(b.len()).saturating_mul(width) > MAX_ALIGN_CELLS {
         return a.iter().zip(b).map(|(x, y)| row_match(x, y)).sum();
     }
     let mut prev = vec![0usize; b.len() + 1];
@@ -1142,6 +1143,13 @@ mod tests {
         // A shifted column shares nothing.
         let out = k(&[&["", "h", "i"], &["", "a", "b"]]);
         assert_eq!(shared_cells(&gold, &out), 0);
+        // Past the work bound, rows pair by position: the lost header row
+        // then shifts every row.
+        let wide: Vec<Vec<String>> = (0..3000).map(|i| vec![format!("r{i}"); 10]).collect();
+        let shifted: Vec<Vec<String>> = wide[1..].to_vec();
+        assert!(wide.len() * shifted.len() * 10 > MAX_ALIGN_CELLS);
+        assert_eq!(shared_cells(&wide, &shifted), 0);
+        assert_eq!(shared_cells(&wide, &wide[..5]), 50);
     }
 
     #[test]
