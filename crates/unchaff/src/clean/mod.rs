@@ -1,6 +1,7 @@
 //! Stage 3, **clean** (SPEC §1): removes what no reader sees and no
 //! algorithm should score — scripts, styles, embedded frames, form
-//! controls, SVG/MathML internals, and anything hidden by markup; and
+//! controls, SVG internals, headings' permalinks, and anything hidden by
+//! markup, after reading every formula as TeX ([`math`]); and
 //! puts the blocks a server streamed after the page (React's
 //! `<div hidden id="S:…">`) where its script would have put them.
 //!
@@ -15,7 +16,7 @@
 use crate::dom::{Dom, NodeId, Tag};
 use rustc_hash::FxHashMap;
 
-mod math;
+pub mod math;
 pub use math::{MAX_FORMULAS, MAX_RAW_TEX, MAX_TEX_BYTES};
 
 /// Elements dropped with everything inside them.
@@ -88,6 +89,8 @@ pub struct CleanReport {
     /// Formulas read as TeX (MathML, MathJax, KaTeX, TeX images, raw
     /// delimiters; see [`MAX_FORMULAS`]).
     pub formulas: u32,
+    /// Permalinks removed from headings (see [`PERMALINK_MARKS`]).
+    pub permalinks: u32,
 }
 
 /// Cleans the subtree of `root` in place, after folding Arabic
@@ -211,10 +214,39 @@ fn collect(dom: &Dom, top: NodeId, top_exempt: bool, c: &mut Collected) {
             } else if EMPTIED.contains(&tag) {
                 c.emptied.push(id);
                 skip_children = true;
+            } else if tag.is_heading() {
+                let before = c.doomed.len();
+                c.doomed.extend(permalinks(dom, id));
+                c.report.permalinks += (c.doomed.len() - before) as u32;
             }
         }
         next = next_preorder(dom, top, id, skip_children);
     }
+}
+
+/// Characters a heading's permalink shows (documentation generators',
+/// wikis' and code hosts' marks), besides white space and invisible
+/// formatting characters.
+pub const PERMALINK_MARKS: &[char] = &['¶', '§', '#', '🔗', '⚓', '∞', '¤', '↩', '⁋'];
+
+/// The permalinks of heading `h`: links to a fragment (`href="#…"`) whose
+/// text is only [`PERMALINK_MARKS`] or nothing (Sphinx's and MkDocs'
+/// `headerlink` "¶", rustdoc's "§", a code host's "#"). A link holding the
+/// heading's words stays.
+fn permalinks(dom: &Dom, h: NodeId) -> impl Iterator<Item = NodeId> + '_ {
+    dom.descendants(h).filter(move |&a| {
+        dom.is(a, Tag::A)
+            && dom
+                .attr(a, "href")
+                .is_some_and(|r| r.trim_start().starts_with('#'))
+            && dom.descendants(a).filter_map(|n| dom.text_of(n)).all(|t| {
+                t.chars().all(|c| {
+                    c.is_whitespace()
+                        || PERMALINK_MARKS.contains(&c)
+                        || matches!(c, '\u{200b}'..='\u{200f}' | '\u{2060}' | '\u{feff}')
+                })
+            })
+    })
 }
 
 /// Longest key read: React's are a few characters (`S:0`, `B:1a`).

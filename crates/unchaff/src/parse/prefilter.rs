@@ -878,15 +878,31 @@ fn tag_end(b: &[u8], from: usize) -> usize {
 /// Whether no stage reads an attribute of this name (any case), so the
 /// pre-pass may cut it: `data-*` (11% of scrapinghub's bytes after the
 /// bodies are cut, and mostly names the tokenizer must intern one by one),
-/// `on*` event handlers, `srcset`/`sizes` (the HTML output keeps `src`), and
-/// ARIA's labels and states but `aria-hidden` (read by [`crate::clean`]).
+/// `on*` event handlers, `sizes`, and ARIA's labels and states but
+/// `aria-hidden` (read by [`crate::clean`]); but the attributes an image's
+/// source may be in ([`IMAGE_SOURCES`]).
 /// None of them changes how the tree is built.
 fn is_unread_attr(name: &[u8]) -> bool {
     let starts = |p: &[u8]| name.len() >= p.len() && name[..p.len()].eq_ignore_ascii_case(p);
     (starts(b"data-") || starts(b"on") || starts(b"aria-"))
         && !name.eq_ignore_ascii_case(b"aria-hidden")
-        || name.eq_ignore_ascii_case(b"srcset")
+        && !is_image_source(name)
         || name.eq_ignore_ascii_case(b"sizes")
+}
+
+/// The attributes an image's real source may be in (`srcset`, and those
+/// of lazy-loading scripts): read by the renderers' image resolution.
+const IMAGE_SOURCES: &[&[u8]] = &[
+    b"srcset",
+    b"data-src",
+    b"data-srcset",
+    b"data-lazy-src",
+    b"data-lazy-srcset",
+    b"data-original",
+];
+
+fn is_image_source(name: &[u8]) -> bool {
+    IMAGE_SOURCES.iter().any(|a| name.eq_ignore_ascii_case(a))
 }
 
 /// Like [`tag_end`] for a start tag, following the tokenizer's attribute
@@ -1196,9 +1212,10 @@ mod tests {
             s("<div class=a data-x='{\"y\":1}' onclick=go() id=b DATA-Q aria-label=\"L\">t</div>"),
             "<div class=a id=b>t</div>"
         );
+        // An image's sources stay (srcset, lazy loaders' data-src), sizes go.
         assert_eq!(
-            s("<img src=a.png srcset=\"a 1x, b 2x\" sizes=50vw alt=x>"),
-            "<img src=a.png alt=x>"
+            s("<img src=a.png srcset=\"a 1x, b 2x\" sizes=50vw data-src=c.png data-w=3 alt=x>"),
+            "<img src=a.png srcset=\"a 1x, b 2x\" data-src=c.png alt=x>"
         );
         // What is read stays: aria-hidden, and data- as a value, not a name.
         unchanged(&[

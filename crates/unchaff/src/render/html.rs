@@ -78,7 +78,6 @@ fn holds_phrasing(tag: Option<Tag>) -> bool {
     !matches!(
         tag,
         None | Some(Tag::BLOCKQUOTE)
-            | Some(Tag::FIGURE)
             | Some(Tag::UL)
             | Some(Tag::OL)
             | Some(Tag::DL)
@@ -139,6 +138,8 @@ fn allowed_here(tag: Tag, open: &[Open]) -> bool {
             false
         }
         Tag::P if open.iter().any(|o| o.tag == Tag::P || o.tag.is_heading()) => false,
+        // A code block inside one (a code table's cell) is part of it.
+        Tag::PRE if open.iter().any(|o| o.tag == Tag::PRE) => false,
         _ => true,
     }
 }
@@ -353,7 +354,8 @@ impl Writer<'_> {
                     attr("href", &u);
                 }
             }
-            Tag::IMG => match dom.attr(id, "src").and_then(|h| resolve_url(self.base, h)) {
+            Tag::IMG if super::is_chrome_image(dom, id) => return None,
+            Tag::IMG => match super::image_src(dom, id).and_then(|h| resolve_url(self.base, h)) {
                 Some(u) => attr("src", &u),
                 None => return None,
             },
@@ -455,9 +457,19 @@ impl Writer<'_> {
         }
     }
 
+    /// A block inside a written code block (a line's `div`, a code
+    /// table's row) ends a line of it.
+    fn pre_line(&mut self) {
+        let in_written_pre = self.open[..self.written].iter().any(|o| o.tag == Tag::PRE);
+        if in_written_pre && !self.out.ends_with('\n') && !self.out.ends_with('>') {
+            self.out.push('\n');
+        }
+    }
+
     /// An element that is not written: it still breaks the text.
-    fn unwritten(&mut self, flow: Flow) {
+    fn unwritten(&mut self, flow: Flow, in_pre: bool) {
         match flow {
+            Flow::Block if in_pre => self.pre_line(),
             Flow::Block => self.close_implied(),
             Flow::Cell | Flow::Break => self.pending_space = true,
             Flow::Inline => {}
@@ -494,14 +506,14 @@ impl Sink for Writer<'_> {
                 return;
             }
         } else if is_structure(tag, cx.pre > 0) && allowed_here(tag, &self.open) {
-            self.unwritten(el.kind.flow());
+            self.unwritten(el.kind.flow(), cx.pre > 0);
             self.open.push(Open { id: el.id, tag });
             return;
         }
-        self.unwritten(el.kind.flow());
+        self.unwritten(el.kind.flow(), cx.pre > 0);
     }
 
-    fn leave(&mut self, _: &Cx<'_>, el: Element) {
+    fn leave(&mut self, cx: &Cx<'_>, el: Element) {
         if let Some((m, _)) = self.math {
             if m == el.id {
                 self.math = None;
@@ -509,17 +521,13 @@ impl Sink for Writer<'_> {
             return;
         }
         let Some(pos) = self.open.iter().rposition(|o| o.id == el.id) else {
-            if el.kind.flow() == Flow::Block {
-                self.close_implied();
-            }
+            self.unwritten(el.kind.flow(), cx.pre > 0);
             return;
         };
         if pos >= self.written {
             // Pending, never written.
             self.open.truncate(pos);
-            if el.kind.flow() == Flow::Block {
-                self.close_implied();
-            }
+            self.unwritten(el.kind.flow(), cx.pre > 0);
             return;
         }
         self.open.truncate(self.written);
@@ -748,11 +756,17 @@ mod tests {
         assert_eq!(
             clean_html(
                 "<div class=x><h2 id=h>T</h2><div>loose <span>text</span></div>\
-                 <ul><li>a <b>b</b></li></ul><table><tr><td colspan=2 style=x>c</td></tr></table></div>",
+                 <ul><li>a <b>b</b></li></ul><table><tr><td colspan=2 style=x>c</td></tr>\
+                 <tr><td>d</td><td>e</td></tr></table></div>",
                 None
             ),
             "<h2>T</h2><p>loose text</p><ul><li>a <b>b</b></li></ul>\
-             <table><tbody><tr><td colspan=\"2\">c</td></tr></tbody></table>"
+             <table><tbody><tr><td colspan=\"2\">c</td></tr><tr><td>d</td><td>e</td></tr></tbody></table>"
+        );
+        // A table of one cell is a box around its content.
+        assert_eq!(
+            clean_html("<table><tr><td><p>c</p></td></tr></table>", None),
+            "<p>c</p>"
         );
     }
 
@@ -875,7 +889,11 @@ mod tests {
             "<table><thead><tr><th>Name</th><th>Value</th></tr></thead>\
              <tbody><tr><td colspan=\"2\">wide</td></tr><tr><td>a</td><td>1</td></tr></tbody></table>"
         );
-        assert_eq!(md, "| Name | Value |\n| --- | --- |\n| wide |\n| a | 1 |");
+        // The spanned cell fills both columns of its row.
+        assert_eq!(
+            md,
+            "| Name | Value |\n| --- | --- |\n| wide | wide |\n| a | 1 |"
+        );
         // Cells selected as elements: the same rows.
         let (h, _) = pieces(page, &[Tag::TH, Tag::TD], &[]);
         assert!(h.ends_with("<tr><td>nav</td></tr></tbody></table>"), "{h}");
@@ -905,7 +923,7 @@ mod tests {
         );
         assert_eq!(
             h,
-            "<figure><p><img src=\"/a.png\" alt=\"A\"></p><figcaption>The caption</figcaption></figure>"
+            "<figure><img src=\"/a.png\" alt=\"A\"><figcaption>The caption</figcaption></figure>"
         );
         let (h, md) = pieces(
             "<blockquote><p>one</p><p>skip</p><p>two</p></blockquote>",
