@@ -75,8 +75,8 @@ pub fn keep_code(page: &Page<'_>, b: &Blocks, keep: &mut [bool]) -> bool {
         }
     }
     let mut kept = false;
-    for k in 0..n {
-        if keep[k] || b.comment[k] {
+    for (k, keep_k) in keep.iter_mut().enumerate().take(n) {
+        if *keep_k || b.comment[k] {
             continue;
         }
         let Some(depth) = code_depth(page, b, k) else {
@@ -88,7 +88,7 @@ pub fn keep_code(page: &Page<'_>, b: &Blocks, keep: &mut [bool]) -> bool {
         for _ in 0..depth + CODE_HOST_LEVELS {
             let Some(e) = h else { break };
             if hosts[e as usize] {
-                keep[k] = true;
+                *keep_k = true;
                 kept = true;
                 break;
             }
