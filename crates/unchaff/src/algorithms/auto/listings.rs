@@ -20,6 +20,7 @@
 use super::features::Blocks;
 use crate::annotate::Page;
 use crate::dom::{Dom, NodeId, Tag};
+use std::collections::HashMap;
 
 /// A kept block vouches for the listings beside it from this many
 /// characters: a paragraph, not a caption or a button (as
@@ -75,7 +76,14 @@ fn not_definitions(dom: &Dom, dl: NodeId) -> bool {
 /// How many levels above block `k` its outermost enclosing `pre` or `dl`
 /// is (0: the block is that element), or `None` when the block is in
 /// neither, or in a definition list that is not definitions ([`not_definitions`]).
-fn listing_depth(page: &Page<'_>, b: &Blocks, k: usize) -> Option<usize> {
+/// `judged` remembers each definition list's verdict: a list's blocks ask
+/// about it one by one.
+fn listing_depth(
+    page: &Page<'_>,
+    b: &Blocks,
+    k: usize,
+    judged: &mut HashMap<NodeId, bool>,
+) -> Option<usize> {
     let dom = page.dom;
     let mut found = None;
     let mut n = b.nodes[k].some();
@@ -87,7 +95,7 @@ fn listing_depth(page: &Page<'_>, b: &Blocks, k: usize) -> Option<usize> {
         if dom.is(e, Tag::PRE) {
             found = Some(depth);
         } else if dom.is(e, Tag::DL) {
-            if not_definitions(dom, e) {
+            if *judged.entry(e).or_insert_with(|| not_definitions(dom, e)) {
                 return None;
             }
             found = Some(depth);
@@ -120,11 +128,12 @@ pub fn keep_listings(page: &Page<'_>, b: &Blocks, keep: &mut [bool]) -> bool {
         }
     }
     let mut kept = false;
+    let mut judged = HashMap::new();
     for (k, keep_k) in keep.iter_mut().enumerate().take(n) {
         if *keep_k || b.comment[k] {
             continue;
         }
-        let Some(depth) = listing_depth(page, b, k) else {
+        let Some(depth) = listing_depth(page, b, k, &mut judged) else {
             continue;
         };
         // The held tree's parents are the elements' own: up to the
