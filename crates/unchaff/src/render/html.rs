@@ -323,15 +323,7 @@ impl Writer<'_> {
                 self.pending_space = true;
                 continue;
             }
-            if self.written < self.open.len() {
-                self.flush_for_text();
-            }
-            self.ensure_phrasing();
-            if self.pending_space && !self.fresh {
-                self.out.push(' ');
-            }
-            self.pending_space = false;
-            self.fresh = false;
+            self.start_inline();
             escape_into(&mut self.out, c.encode_utf8(&mut [0; 4]), false);
         }
     }
@@ -417,11 +409,10 @@ impl Writer<'_> {
         !matches!(tag, Tag::IMG | Tag::BR)
     }
 
-    /// Writes the formula `id` (a `<math>` holding TeX, from the
-    /// cleaner) where text would go: the page's MathML, sanitized, when
-    /// the formula came from MathML ([`write_mathml`]), else MathML that
-    /// shows the TeX and carries it as an annotation.
-    fn formula(&mut self, id: NodeId) {
+    /// Readies the output for inline content: the elements still to open
+    /// written, a phrasing parent ensured, a pending space written unless
+    /// at the start of a block.
+    fn start_inline(&mut self) {
         if self.written < self.open.len() {
             self.flush_for_text();
         }
@@ -431,6 +422,14 @@ impl Writer<'_> {
         }
         self.pending_space = false;
         self.fresh = false;
+    }
+
+    /// Writes the formula `id` (a `<math>` holding TeX, from the
+    /// cleaner) where text would go: the page's MathML, sanitized, when
+    /// the formula came from MathML ([`write_mathml`]), else MathML that
+    /// shows the TeX and carries it as an annotation.
+    fn formula(&mut self, id: NodeId) {
+        self.start_inline();
         let dom = self.dom;
         let tex: String = dom.children(id).filter_map(|c| dom.text_of(c)).collect();
         let display = dom.attr(id, "display") == Some("block");
