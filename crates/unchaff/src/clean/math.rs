@@ -422,10 +422,38 @@ fn holds_code(tag: Tag) -> bool {
 
 /// Splits the text nodes under `root` holding raw `\(…\)`, `\[…\]` or
 /// `$$…$$` into text and formulas (at most `budget` of them); how many.
+/// A page that wrote display formulas as `$$…$$` and none inline as
+/// `\(…\)` writes its inline ones as `$…$` (the convention of TeX, and of
+/// the Markdown a client-side renderer reads): those are read next
+/// ([`split_dollar`]).
 fn rewrite_raw(dom: &mut Dom, root: NodeId, budget: usize) -> usize {
+    let (made, dollars, parens) = split_texts(dom, root, budget, |t| {
+        holds_any(raw_openers(), t).then(|| split_raw(t))
+    });
+    if dollars == 0 || parens > 0 || made >= budget {
+        return made;
+    }
+    made + split_texts(dom, root, budget - made, |t| {
+        t.contains('$').then(|| split_dollar(t))
+    })
+    .0
+}
+
+/// Replaces each text node under `root` (outside code) that `split` cuts
+/// into parts by those parts, at most `budget` formulas in all; returns
+/// how many formulas, how many of them `$$…$$` and how many `\(…\)`.
+fn split_texts(
+    dom: &mut Dom,
+    root: NodeId,
+    budget: usize,
+    split: impl Fn(&str) -> Option<Vec<Part<'_>>>,
+) -> (usize, usize, usize) {
     let candidates: Vec<NodeId> = dom
         .descendants(root)
-        .filter(|&n| dom.text_of(n).is_some_and(|t| holds_any(raw_openers(), t)))
+        .filter(|&n| {
+            dom.text_of(n)
+                .is_some_and(|t| split(t).is_some_and(|p| !p.is_empty()))
+        })
         .filter(|&n| {
             let mut p = dom.node(n).parent;
             while let Some(a) = p.some() {
@@ -437,34 +465,42 @@ fn rewrite_raw(dom: &mut Dom, root: NodeId, budget: usize) -> usize {
             true
         })
         .collect();
-    let mut made = 0;
+    let (mut made, mut dollars, mut parens) = (0, 0, 0);
     for t in candidates {
         if made >= budget {
             break;
         }
         let text = dom.text_of(t).unwrap_or("").to_owned();
-        let parts = split_raw(&text);
-        if parts.is_empty() {
-            continue;
-        }
+        let parts = split(&text).unwrap_or_default();
         // The first part stays in the node; the rest follow it.
         let mut at = t;
         for (i, part) in parts.into_iter().enumerate() {
-            let node = match part {
+            let (tex, display) = match part {
                 Part::Text(s) if i == 0 => {
                     dom.set_text(t, s);
                     continue;
                 }
-                Part::Text(s) => dom.new_text(s),
-                Part::Tex(tex, display) => {
-                    made += 1;
-                    let d = if display { "block" } else { "inline" };
-                    let el = dom.new_element(Tag::MATH, Ns::MathMl, &[("display", d)]);
-                    let tx = dom.new_text(&normalize_tex(tex));
-                    dom.append_child(el, tx);
-                    el
+                Part::Text(s) => {
+                    let node = dom.new_text(s);
+                    dom.insert_after(at, node);
+                    at = node;
+                    continue;
                 }
+                Part::Tex(tex, display) => {
+                    parens += usize::from(!display);
+                    (tex, display)
+                }
+                Part::Dollars(tex) => {
+                    dollars += 1;
+                    (tex, true)
+                }
+                Part::Dollar(tex) => (tex, false),
             };
+            made += 1;
+            let d = if display { "block" } else { "inline" };
+            let node = dom.new_element(Tag::MATH, Ns::MathMl, &[("display", d)]);
+            let tx = dom.new_text(&normalize_tex(tex));
+            dom.append_child(node, tx);
             if i == 0 {
                 // The text began with a formula: the node is emptied.
                 dom.set_text(t, "");
@@ -473,14 +509,19 @@ fn rewrite_raw(dom: &mut Dom, root: NodeId, budget: usize) -> usize {
             at = node;
         }
     }
-    made
+    (made, dollars, parens)
 }
 
 /// A piece of a text holding raw TeX.
 #[derive(Debug, PartialEq)]
 enum Part<'a> {
     Text(&'a str),
+    /// `\(…\)` (inline) or `\[…\]` (display).
     Tex(&'a str, bool),
+    /// `$$…$$`: display.
+    Dollars(&'a str),
+    /// `$…$`: inline, on pages that write display math as `$$…$$`.
+    Dollar(&'a str),
 }
 
 /// Whether the TeX between `$$` looks like math rather than prose that
@@ -517,12 +558,66 @@ fn split_raw(text: &str) -> Vec<Part<'_>> {
                 if open > start {
                     parts.push(Part::Text(&text[start..open]));
                 }
-                parts.push(Part::Tex(&text[body..e], display));
+                parts.push(match opener {
+                    "$$" => Part::Dollars(&text[body..e]),
+                    _ => Part::Tex(&text[body..e], display),
+                });
                 start = e + 2;
                 i = start;
             }
             _ => i = body,
         }
+    }
+    if start < text.len() && !parts.is_empty() {
+        parts.push(Part::Text(&text[start..]));
+    }
+    parts
+}
+
+/// `text` cut into text and `$…$` formulas by TeX's rule for a lone
+/// dollar (as pandoc reads it): the opening `$` is followed by a
+/// character that is not white space, the closing one preceded by one and
+/// not followed by a digit, and the closing one is the next dollar that is
+/// neither escaped (`\$`) nor doubled — so "$5 and $10" stays text; a
+/// formula is at most [`MAX_RAW_TEX`] bytes.
+fn split_dollar(text: &str) -> Vec<Part<'_>> {
+    let b = text.as_bytes();
+    let lone = |i: usize| {
+        b[i] == b'$'
+            && (i == 0 || (b[i - 1] != b'\\' && b[i - 1] != b'$'))
+            && b.get(i + 1) != Some(&b'$')
+    };
+    let mut parts = Vec::new();
+    let (mut start, mut i) = (0, 0);
+    while let Some(p) = memchr::memchr(b'$', &b[i..]) {
+        let open = i + p;
+        i = open + 1;
+        if !lone(open) || b.get(open + 1).is_none_or(|c| c.is_ascii_whitespace()) {
+            continue;
+        }
+        let mut close = None;
+        let mut j = open + 1;
+        while let Some(q) = memchr::memchr(b'$', &b[j..]) {
+            let c = j + q;
+            if c - open > MAX_RAW_TEX {
+                break;
+            }
+            if lone(c) {
+                // The next lone dollar closes, or nothing does.
+                let closes = !b[c - 1].is_ascii_whitespace()
+                    && !b.get(c + 1).is_some_and(u8::is_ascii_digit);
+                close = closes.then_some(c);
+                break;
+            }
+            j = c + 1;
+        }
+        let Some(c) = close else { continue };
+        if open > start {
+            parts.push(Part::Text(&text[start..open]));
+        }
+        parts.push(Part::Dollar(&text[open + 1..c]));
+        start = c + 1;
+        i = start;
     }
     if start < text.len() && !parts.is_empty() {
         parts.push(Part::Text(&text[start..]));
@@ -978,7 +1073,7 @@ mod tests {
                 Part::Text(" then "),
                 Part::Tex("y = x^2", true),
                 Part::Text(" and "),
-                Part::Tex("\\sum a", true),
+                Part::Dollars("\\sum a"),
                 Part::Text(" costs $$5 or $$6."),
             ]
         );
@@ -989,6 +1084,43 @@ mod tests {
             [
                 ("inline".into(), "a_1".into()),
                 ("block".into(), "b".into())
+            ]
+        );
+    }
+
+    #[test]
+    fn lone_dollars_are_math_where_the_page_writes_tex() {
+        assert_eq!(
+            split_dollar("Let $x$ be in $A \\cup B$; it costs $5 and $10, or \\$3 and $ 4$."),
+            [
+                Part::Text("Let "),
+                Part::Dollar("x"),
+                Part::Text(" be in "),
+                Part::Dollar("A \\cup B"),
+                Part::Text("; it costs $5 and $10, or \\$3 and $ 4$."),
+            ]
+        );
+        assert_eq!(split_dollar("from $5 to $10 a day"), []);
+        // A page with `$$…$$` display math: its lone dollars too.
+        let f =
+            formulas("<p>So $$a^2 + b^2$$ holds for $x$ in $A$.</p><p>It costs $5, not $10.</p>");
+        assert_eq!(
+            f,
+            [
+                ("block".into(), "a^2 + b^2".into()),
+                ("inline".into(), "x".into()),
+                ("inline".into(), "A".into())
+            ]
+        );
+        // Without display math written so, or with inline math written
+        // as `\(…\)`, a dollar is a dollar.
+        assert_eq!(formulas("<p>Pick $x$ and $y$ here.</p>"), []);
+        let f = formulas("<p>\\(a\\) and $$b^2$$ cost $x$ here.</p>");
+        assert_eq!(
+            f,
+            [
+                ("inline".into(), "a".into()),
+                ("block".into(), "b^2".into())
             ]
         );
     }
