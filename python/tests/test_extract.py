@@ -37,7 +37,7 @@ def test_html(example_html):
 
 def test_json(example_html):
     out = json.loads(unchaff.extract(example_html, URL, output_format="json"))
-    assert out["schema"] == 1
+    assert out["schema"] == 2
     assert out["url"] == URL
     assert "For ninety years" in out["text"]
     assert out["metadata"]["author"] == "Mara Ellison"

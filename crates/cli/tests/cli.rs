@@ -97,7 +97,7 @@ fn extract_markdown_html_and_json_metadata() {
         .args(["extract", "-f", "json", "--html"])
         .arg(example()));
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("valid JSON");
-    assert_eq!(v["schema"], 1);
+    assert_eq!(v["schema"], 2);
     assert!(v["markdown"].as_str().unwrap().contains("## Opening day"));
     assert!(v["html"].as_str().unwrap().contains("<h2>Opening day</h2>"));
     let m = &v["metadata"];
