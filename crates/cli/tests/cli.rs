@@ -132,6 +132,35 @@ fn extract_from_stdin_and_gzip() {
 }
 
 #[test]
+fn a_title_after_body_content_is_the_title() {
+    // `<title>` after a `<div>` lands in the body; a browser's
+    // `document.title` still reads it, and so do both titles here.
+    let mut child = unchaff()
+        .args(["extract", "-f", "json"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"<div>intro</div><title>Late title</title><p>Body</p>")
+        .unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert!(o.status.success());
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("valid JSON");
+    assert_eq!(v["title"], "Late title");
+    assert_eq!(v["metadata"]["title"], "Late title");
+    for field in ["categories", "tags"] {
+        assert!(v["metadata"][field].is_array(), "{field}");
+    }
+    for field in ["image", "license"] {
+        assert!(v["metadata"][field].is_null(), "{field}");
+    }
+}
+
+#[test]
 fn extract_with_a_charset_override() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("latin1.html");

@@ -89,6 +89,12 @@ const NOT_NAME: &[&str] = &[
     "written",
     "store",
     "the",
+    // Chinese: article(s), read(s), total reads, comments, more.
+    "文章",
+    "阅读",
+    "总阅读",
+    "评论",
+    "更多",
 ];
 
 /// Account names that are no person's: a site's default user.
@@ -270,6 +276,17 @@ fn bare(w: &str) -> String {
         .to_lowercase()
 }
 
+/// Whether a name is a domain name ("51offer.com", "Paperium.net"): a
+/// site's, not a person's.
+pub(super) fn is_domain(name: &str) -> bool {
+    !name.contains(char::is_whitespace)
+        && name.rsplit_once('.').is_some_and(|(head, tld)| {
+            !head.is_empty()
+                && (2..=6).contains(&tld.len())
+                && tld.chars().all(|c| c.is_ascii_alphabetic())
+        })
+}
+
 /// Whether a word is an e-mail or web address (or wraps one:
 /// "(www.dw.com)").
 fn address(w: &str) -> bool {
@@ -283,15 +300,16 @@ fn address(w: &str) -> bool {
 }
 
 /// Whether `w` contains the word "author" (or its forms) as a word of
-/// its own: "Topic Author", "page.head.extra.author", "--reset-author";
-/// not "Authority".
+/// its own: "Topic Author", "page.head.extra.author", "--reset-author",
+/// "该作者文章" ("this author's articles"); not "Authority".
 fn has_author_word(s: &str) -> bool {
-    s.split(|c: char| !c.is_alphanumeric()).any(|w| {
-        matches!(
-            w.to_lowercase().as_str(),
-            "author" | "authors" | "autor" | "auteur"
-        )
-    })
+    s.contains("作者")
+        || s.split(|c: char| !c.is_alphanumeric()).any(|w| {
+            matches!(
+                w.to_lowercase().as_str(),
+                "author" | "authors" | "autor" | "auteur"
+            )
+        })
 }
 
 /// The name in an author candidate, or `None` when it holds none (see
@@ -367,7 +385,7 @@ pub(super) fn clean_author(raw: &str) -> Option<String> {
                 || WEEKDAYS.contains(&b.as_str())
                 || MONTHS.contains(&b.as_str())
                 || w.starts_with(|c: char| c.is_ascii_digit())
-                || w.contains(':') && i + 1 < words.len())
+                || w.contains([':', '：']))
         {
             end = i;
             break;
@@ -432,7 +450,8 @@ fn plausible(name: &str) -> bool {
     if ACCOUNTS.contains(&lower.as_str()) {
         return false;
     }
-    if words.len() == 1 && (WEEKDAYS.contains(&lower.as_str()) || MONTHS.contains(&lower.as_str()))
+    if let [w] = words.as_slice()
+        && (WEEKDAYS.contains(&w.as_str()) || MONTHS.contains(&w.as_str()))
     {
         return false;
     }
@@ -471,6 +490,8 @@ mod tests {
             "Visit the GUSILOR Store",
             "Learn about our",
             "Full Bio",
+            "■ 该作者文章",
+            "中国新闻网 文章 总阅读",
         ] {
             assert_eq!(c(s), None, "{s}");
         }
@@ -483,6 +504,7 @@ mod tests {
             "Sun",
             "Tuesday",
             "December",
+            "Dec.",
             "262588213843476",
             "3d23d65-ddc6-4ce5",
         ] {
@@ -530,6 +552,7 @@ mod tests {
             ("View all posts by Ray Ansari", "Ray Ansari"),
             ("Read more about The Upwork Team", "The Upwork Team"),
             ("作者：放飞&心情", "放飞&心情"),
+            ("作者： 放飞&心情 能力值:545803", "放飞&心情"),
         ] {
             assert_eq!(c(s).as_deref(), Some(want), "{s}");
         }

@@ -1737,12 +1737,15 @@ fn finish(f: Found, url: Option<&Url>, text: &str) -> Metadata {
     // or the logo.
     let home = url.is_some_and(|u| matches!(u.path(), "" | "/"));
     let raw_last = f.title.as_deref().and_then(last_part).map(squash);
+    let candidates: Vec<String> = candidates.into_iter().flatten().collect();
     m.title = candidates
-        .into_iter()
-        .flatten()
-        .map(|t| strip_site(&t, &site, !home))
+        .iter()
+        .map(|t| strip_site(t, &site, !home))
         .map(|t| unquote(&t).to_owned())
         .find(|t| !t.is_empty())
+        // A title that is nothing but the site's name (":: Site ::")
+        // stays: the page has no other.
+        .or_else(|| candidates.first().cloned())
         .map(|t| match h1 {
             // An `<h1>` that is the site's logo, or the `<title>`'s last
             // part (where titles put the site's name), is no headline:
@@ -1800,7 +1803,7 @@ fn finish(f: Found, url: Option<&Url>, text: &str) -> Metadata {
         .collect();
     m.author = candidates
         .iter()
-        .find(|(org, a)| !org && !by_site(a))
+        .find(|(org, a)| !org && !by_site(a) && !author::is_domain(a))
         .or_else(|| candidates.first())
         .map(|(_, a)| a.clone());
     let from_url = url.and_then(|u| url_date(u.path()));
@@ -2212,5 +2215,321 @@ mod tests {
             meta_of(&html, None).published.as_deref(),
             Some("2025-10-21")
         );
+    }
+
+    #[test]
+    fn a_title_outside_the_head_is_found() {
+        // A wrapper element before `<title>` puts it in the body.
+        let m = meta_of("<div>intro</div><title>Late title</title><p>Body</p>", None);
+        assert_eq!(m.title.as_deref(), Some("Late title"));
+        let m = meta_of(
+            "<text id=x><html><head><title>Wrapped | Site</title></head><body><p>x</p></body></html></text>",
+            None,
+        );
+        assert_eq!(m.title.as_deref(), Some("Wrapped | Site"));
+        // An empty first `<title>` gives way to the next; an SVG's
+        // `<title>` is not the page's.
+        let m = meta_of(
+            "<head><title> </title></head><body><svg><title>icon</title></svg><title>Real</title>",
+            None,
+        );
+        assert_eq!(m.title.as_deref(), Some("Real"));
+    }
+
+    #[test]
+    fn doubly_escaped_values_are_decoded() {
+        let m = meta_of(
+            r#"<meta property="og:title" content="Budget Traveler&amp;#8217;s Guide &amp;amp; More">"#,
+            None,
+        );
+        assert_eq!(m.title.as_deref(), Some("Budget Traveler’s Guide & More"));
+        let m = meta_of("<title>And finally&amp;#8230; trouble</title>", None);
+        assert_eq!(m.title.as_deref(), Some("And finally… trouble"));
+    }
+
+    #[test]
+    fn site_names_in_titles_and_logo_headings() {
+        // An `<h1>` that is the site's name (a logo) is no headline, and
+        // the site's name is cut from the title, also without spaces.
+        let m = meta_of(
+            r#"<meta property="og:site_name" content="Fish Forum">
+               <meta property="og:title" content="Fish Forum-What to feed new fish">
+               <body><h1>Fish Forum</h1><h1>What to feed new fish</h1>"#,
+            Some("https://fish.example/t/1"),
+        );
+        assert_eq!(m.title.as_deref(), Some("What to feed new fish"));
+        // A title's last part that the `<h1>` repeats is the site's name.
+        let m = meta_of(
+            "<title>What is Ownership? - The Rust Book</title><body><h1>The Rust Book</h1>",
+            Some("https://doc.example.org/book/ch04.html"),
+        );
+        assert_eq!(m.title.as_deref(), Some("What is Ownership?"));
+        // A title that starts with a product named like the site is not
+        // the site's name ("Gymshark Arrival T-Shirt - Black").
+        let m = meta_of(
+            r#"<meta property="og:title" content="Acme Arrival T-Shirt - Black">"#,
+            Some("https://www.acme.com/products/tee"),
+        );
+        assert_eq!(m.title.as_deref(), Some("Acme Arrival T-Shirt - Black"));
+        // The host's words, initials and a domain name name the site.
+        for (title, url) in [
+            (
+                "Quickstart — Flask Documentation (3.1.x)",
+                "https://flask.palletsprojects.com/q",
+            ),
+            (
+                "Electrical | Occupational Safety and Health Administration",
+                "https://www.osha.gov/e",
+            ),
+            (
+                "GAME CHANGER | Newegg.com",
+                "https://promotions.newegg.com/z",
+            ),
+            (
+                "Turning off LEDs - Raspberry Pi Forums",
+                "https://forums.raspberrypi.com/v",
+            ),
+        ] {
+            let html = format!("<title>{title}</title>");
+            let m = meta_of(&html, Some(url));
+            let want = title.split([' ']).collect::<Vec<_>>();
+            assert!(
+                !m.title
+                    .as_deref()
+                    .unwrap_or("")
+                    .contains(want[want.len() - 1]),
+                "{title}: {:?}",
+                m.title
+            );
+        }
+        // A home page keeps a leading site name: it is the page's name.
+        let m = meta_of(
+            "<title>Alma — Simplifying Access to Therapy</title>",
+            Some("https://alma.example/"),
+        );
+        assert_eq!(
+            m.title.as_deref(),
+            Some("Alma — Simplifying Access to Therapy")
+        );
+        // A title that is only the site's name stays.
+        let m = meta_of("<title>:: Nadwa ::</title>", Some("http://nadwa.example/"));
+        assert_eq!(m.title.as_deref(), Some(":: Nadwa ::"));
+    }
+
+    #[test]
+    fn a_headline_the_page_does_not_repeat_gives_way() {
+        // og:title and `<h1>` agree; the JSON-LD headline is another.
+        let m = meta_of(
+            r#"<meta property="og:title" content="7 days of healthy meals">
+               <script type="application/ld+json">{"@type":"Article","headline":"Sample menus"}</script>
+               <body><h1>7 days of healthy meals</h1>"#,
+            None,
+        );
+        assert_eq!(m.title.as_deref(), Some("7 days of healthy meals"));
+        // Wikipedia: the headline is a description, the name the title.
+        let m = meta_of(
+            r#"<script type="application/ld+json"><![CDATA[ {"@type":"Article","name":"List of X","headline":"Wikimedia list article"} ]]></script>
+               <body><h1>List of X</h1>"#,
+            None,
+        );
+        assert_eq!(m.title.as_deref(), Some("List of X"));
+    }
+
+    #[test]
+    fn the_site_is_no_author_when_a_person_is_named() {
+        let m = meta_of(
+            r#"<meta property="og:site_name" content="Glossy">
+               <script type="application/ld+json">{"@type":"BlogPosting","author":{"@type":"Organization","name":"Glossy"}}</script>
+               <body><div class="text__author">Shauna Mitchell</div>"#,
+            None,
+        );
+        assert_eq!(m.author.as_deref(), Some("Shauna Mitchell"));
+        let m = meta_of(
+            r#"<meta property="og:site_name" content="Health Clinic"><meta name="author" content="Health Clinic">
+               <body><p class="byline">By Holly Wilgus</p>"#,
+            None,
+        );
+        assert_eq!(m.author.as_deref(), Some("Holly Wilgus"));
+        // Nobody else named: the site stays.
+        let m = meta_of(
+            r#"<meta property="og:site_name" content="Health Clinic"><meta name="author" content="Health Clinic">"#,
+            None,
+        );
+        assert_eq!(m.author.as_deref(), Some("Health Clinic"));
+        // A person's own site is named after them: they stay the author.
+        let m = meta_of(
+            r#"<meta property="og:site_name" content="Myles Kay Photography"><meta name="author" content="Myles Kay">
+               <body><article class="post author-myles-kay"><p>Top 10 cameras</p></article>"#,
+            Some("https://myleskay.example/blog/top-10"),
+        );
+        assert_eq!(m.author.as_deref(), Some("Myles Kay"));
+    }
+
+    #[test]
+    fn bylines_skip_junk_comments_and_headings() {
+        // "By" alone, then the name.
+        let m = meta_of(
+            r#"<body><p class="authors--byline">By</p><span class="authors--author">Sara Brown</span>"#,
+            None,
+        );
+        assert_eq!(m.author.as_deref(), Some("Sara Brown"));
+        // A heading whose id starts with "author…" is no byline.
+        let m = meta_of(
+            r#"<body><h2 id="authoring-applications">§ Authoring applications</h2>"#,
+            None,
+        );
+        assert_eq!(m.author, None);
+        // A comment's author is not the page's.
+        let m = meta_of(
+            r#"<body><ol class="comment-list"><li><span class="comment-author-name">Lori</span></li></ol>"#,
+            None,
+        );
+        assert_eq!(m.author, None);
+        // The name element inside an author box, not the box's heading
+        // and job title.
+        let m = meta_of(
+            r#"<body><div class="post-author"><h4>Insights from</h4>
+               <div class="post-author-name">Liza Burke</div><div class="post-author-position">Marketing Director</div></div>"#,
+            None,
+        );
+        assert_eq!(m.author.as_deref(), Some("Liza Burke"));
+        // A JSON-LD author that is a fragment gives way to the next one.
+        let m = meta_of(
+            r#"<script type="application/ld+json">[{"@type":"NewsArticle","author":{"@type":"Person","name":", USA TODAY"}},
+               {"@type":"NewsArticle","author":[{"name":"Brian Truitt"}]}]</script>"#,
+            None,
+        );
+        assert_eq!(m.author.as_deref(), Some("Brian Truitt"));
+    }
+
+    #[test]
+    fn published_keeps_the_time_when_sources_agree_on_the_day() {
+        let m = meta_of(
+            r#"<meta property="article:published_time" content="2024-03-05T09:30:00+01:00">
+               <script type="application/ld+json">{"@type":"NewsArticle","datePublished":"2024-03-05"}</script>"#,
+            None,
+        );
+        assert_eq!(m.published.as_deref(), Some("2024-03-05T09:30:00+01:00"));
+        // Another day: JSON-LD's, as before.
+        let m = meta_of(
+            r#"<meta property="article:published_time" content="2024-03-04T09:30:00+01:00">
+               <script type="application/ld+json">{"@type":"NewsArticle","datePublished":"2024-03-05"}</script>"#,
+            None,
+        );
+        assert_eq!(m.published.as_deref(), Some("2024-03-05"));
+    }
+
+    #[test]
+    fn categories_from_sections_trails_and_links() {
+        let html = r#"<meta property="article:section" content="Opinion">
+            <script type="application/ld+json">{"@type":"BreadcrumbList","itemListElement":[
+              {"@type":"ListItem","position":1,"name":"Home","item":"https://news.example/"},
+              {"@type":"ListItem","position":2,"name":"Opinion","item":"https://news.example/opinion/"},
+              {"@type":"ListItem","position":3,"name":"Commentary","item":"https://news.example/opinion/commentary/"},
+              {"@type":"ListItem","position":4,"name":"The piece"}]}</script>
+            <body><a rel="category tag" href="/category/ideas/">Ideas</a>
+            <a rel="tag" href="/category/essays/">Essays</a><a rel="tag" href="/tag/bees/">bees</a>"#;
+        let m = meta_of(html, Some("https://news.example/opinion/the-piece"));
+        assert_eq!(
+            m.categories,
+            vec!["Opinion", "Commentary", "Ideas", "Essays"]
+        );
+        assert_eq!(m.tags, vec!["bees"]);
+        // A breadcrumb in the body: its links, without home and the page.
+        let html = r#"<title>Sudo</title><body><ol class="breadcrumbs">
+            <li><a href="/">Home</a></li><li><a href="/docs/">Docs</a></li><li><a href="/docs/admin/">Admin</a></li>
+            <li><a href="/docs/admin/sudo">Sudo</a></li></ol>"#;
+        let m = meta_of(html, Some("https://wiki.example/docs/admin/sudo"));
+        assert_eq!(m.categories, vec!["Docs", "Admin"]);
+        // A menu named "breadcrumb" is no trail.
+        let links: String = (0..20)
+            .map(|i| format!("<a href=\"/s{i}\">S{i}</a>"))
+            .collect();
+        let html = format!(r#"<body><div class="breadcrumb-bar">{links}</div>"#);
+        assert!(meta_of(&html, None).categories.is_empty());
+    }
+
+    #[test]
+    fn tags_from_keywords() {
+        let html = r#"<title>Bees in winter | Garden News</title>
+            <meta property="og:site_name" content="Garden News">
+            <meta name="keywords" content="bees, winter, Garden News">
+            <meta name="news_keywords" content="pollinators; Bees">
+            <meta http-equiv="keywords" content="hives">
+            <meta property="article:tag" content="apiary">"#;
+        let m = meta_of(html, Some("https://garden.example/bees"));
+        assert_eq!(
+            m.tags,
+            vec!["apiary", "bees", "winter", "hives", "pollinators"]
+        );
+        // Keywords that copy the title are no tags; Chinese lists split
+        // at spaces.
+        let m = meta_of(
+            r#"<title>民间资本路在何方-搜狐财经</title><meta name="keywords" content="民间资本路在何方-搜狐财经">"#,
+            None,
+        );
+        assert!(m.tags.is_empty(), "{:?}", m.tags);
+        let m = meta_of(
+            r#"<meta name="keywords" content="宇航员 太空 国际空间站">"#,
+            None,
+        );
+        assert_eq!(m.tags, vec!["宇航员", "太空", "国际空间站"]);
+    }
+
+    #[test]
+    fn image_license_and_site_name() {
+        let html = r#"<meta property="og:image" content="/img/a.jpg">
+            <meta name="twitter:image" content="https://cdn.example/b.jpg">
+            <link rel="license" href="https://creativecommons.org/licenses/by-sa/4.0/">"#;
+        let m = meta_of(html, Some("https://site.example/post"));
+        assert_eq!(m.image.as_deref(), Some("https://site.example/img/a.jpg"));
+        assert_eq!(m.license.as_deref(), Some("CC BY-SA 4.0"));
+        // No og:image: JSON-LD's; a reference to another object is none.
+        let m = meta_of(
+            r#"<script type="application/ld+json">{"@type":"Article","image":[{"@id":"https://x.example/#primaryimage"},{"url":"https://x.example/c.png"}]}</script>"#,
+            None,
+        );
+        assert_eq!(m.image.as_deref(), Some("https://x.example/c.png"));
+        // A licence link in the footer; a privacy policy marked so is none.
+        let m = meta_of(
+            r#"<body><footer><a href="http://creativecommons.org/licenses/by-nc-sa/2.0/">Some Rights Reserved</a></footer>"#,
+            None,
+        );
+        assert_eq!(m.license.as_deref(), Some("CC BY-NC-SA 2.0"));
+        let m = meta_of(
+            r#"<body><a rel="license" href="/privacy.html">Privacy Policy</a>"#,
+            None,
+        );
+        assert_eq!(m.license, None);
+        // Site names: og:site_name as the page writes it, its trailing
+        // separator cut; a value with no letters is none.
+        let m = meta_of(
+            r#"<meta property="og:site_name" content="Every Woman's Marathon -">"#,
+            None,
+        );
+        assert_eq!(m.site_name.as_deref(), Some("Every Woman's Marathon"));
+        let m = meta_of(
+            r#"<meta property="og:site_name" content="/"><title>Tips</title>"#,
+            Some("https://www.kasper.example/tips"),
+        );
+        assert_eq!(m.site_name.as_deref(), Some("kasper.example"));
+        // Nothing names the site: the title's last part, else the host.
+        let m = meta_of(
+            "<title>Plan and audience | Quantum Book</title>",
+            Some("https://qb.example/plan"),
+        );
+        assert_eq!(m.site_name.as_deref(), Some("Quantum Book"));
+        let m = meta_of(
+            "<title>Plain</title>",
+            Some("https://www.bluecart.example/blog/x"),
+        );
+        assert_eq!(m.site_name.as_deref(), Some("bluecart.example"));
+        // A title part that names the host before the publisher.
+        let m = meta_of(
+            r#"<title>Hermitian matrix - Wikipedia</title>
+               <script type="application/ld+json">{"@type":"Article","publisher":{"name":"Wikimedia Foundation, Inc."}}</script>"#,
+            Some("https://en.wikipedia.org/wiki/Hermitian_matrix"),
+        );
+        assert_eq!(m.site_name.as_deref(), Some("Wikipedia"));
     }
 }
