@@ -102,7 +102,7 @@ pub(super) fn is_label(v: &str) -> bool {
         && v.chars().any(char::is_alphanumeric)
         && !v.starts_with(['/', '@', '#'])
         && !v.contains("://")
-        && !PAGE_KINDS.contains(&v.to_lowercase().as_str())
+        && !PAGE_KINDS.iter().any(|k| k.eq_ignore_ascii_case(v))
 }
 
 /// Whether a keyword is a machine's `key:value` setting rather than a

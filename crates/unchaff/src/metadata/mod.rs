@@ -1,31 +1,53 @@
 //! Page metadata: title, authors, dates, description, site name, language,
-//! canonical URL and tags, read from the parsed page before cleaning.
+//! canonical URL, categories, tags, preview image and licence, read from
+//! the parsed page before cleaning.
 //!
 //! One linear pass over the node arena (document order, no recursion)
 //! collects the candidates — `<meta>`, `<link>`, `<title>`, JSON-LD
-//! scripts, `<html lang>`, the first `<h1>`, `<time datetime>`, `rel=author`
-//! links and bylines; the body's elements are looked at only up to
-//! [`BODY_LOOK`] candidates each. JSON-LD is parsed with `serde_json`
-//! (`@graph`, arrays and nested `author` objects included).
+//! scripts, `<html lang>`, the first `<h1>`, `<time datetime>`, `rel`
+//! links (author, category, tag, license), Creative Commons links,
+//! bylines and a breadcrumb trail; the body's elements are looked at only
+//! up to [`BODY_LOOK`] candidates each and their classes only among the
+//! first [`BODY_ELEMENTS`]. JSON-LD is parsed with `serde_json` (`@graph`,
+//! arrays, nested `author` objects, a CDATA wrapper included); values
+//! escaped twice in the source are decoded with `html-escape`.
 //!
 //! Which source wins, field by field (the first present):
 //!
-//! * **title**: JSON-LD `headline` of an article, `og:title`,
-//!   `twitter:title`, `<title>`, the first `<h1>`; a trailing or leading
-//!   ` | Site` / ` - Site` (also `–`, `—`, `·`, `::`) is cut when it matches
-//!   the site name or the URL's host, then whatever is chosen.
+//! * **title**: JSON-LD `headline` of an article (its `name` instead when
+//!   the `<h1>` repeats that and not the headline; none when `og:title`
+//!   and the `<h1>` agree on another title), `og:title`, `twitter:title`,
+//!   the first `<title>` with text anywhere in the tree (a wrapper
+//!   element puts it in the body), the first `<h1>`. A leading or trailing
+//!   part that names the site is cut (` | Site`, ` - Site`, also `–`, `—`,
+//!   `·`, `•`, `::`, `»`; `Site-…` / `…_Site` without spaces when it is the
+//!   site's exact name): a part names the site when it is the declared
+//!   name or the host, holds it (at the end of the title), or at the end
+//!   holds every label of the host, its initials or a distinctive word of
+//!   it, or is a domain name; on a home page only a trailing part is cut
+//!   (a home page's title is the site's own). Then the first `<h1>` when
+//!   the title contains it ("The Go Blog" in "The Go Blog - The Go
+//!   Programming Language"), except an `<h1>` that is the site's logo
+//!   (its declared name or a piece of the host) or the `<title>`'s last
+//!   part: that one is cut from the title instead.
 //! * **author**: JSON-LD `author` names (all, joined by `; `), `meta
 //!   name=author`, `article:author` (when not a URL), `meta name=byl` /
-//!   `parsely-author` / `sailthru.author`, the text of the first
-//!   `rel=author` link, the first element whose class or id says `byline`
-//!   or `author` (short text, a leading "By" cut).
+//!   `parsely-author` / `sailthru.author` / `dc.creator`, the text of the
+//!   first `rel=author` link, the first element whose class or id says
+//!   `byline` or `author` (not `authoring`; not in a comment or a
+//!   customer review; at most [`BYLINE_CHARS`] of text; the name element
+//!   inside it when it has one). Every candidate goes through
+//!   `author::clean_author` (credits, dates, job titles and addresses cut;
+//!   non-names dropped). The site's own name, an organisation or a domain
+//!   name gives way to a person named by a later source.
 //! * **published** / **modified**: JSON-LD `datePublished` (or
 //!   `dateCreated`) / `dateModified` of an article or posting (also JSON-LD
 //!   in a `<meta name="script:ld+json">`), `article:published_time` /
 //!   `article:modified_time` (also `og:` and `itemprop` forms), `meta
 //!   name=date` / `pubdate` / `dc.date*`, any other `<meta>` named
 //!   `…publish…` / `…publication…` (modified: `…modified…` / `…updated…`);
-//!   then the body's `<time datetime>`s, those marked as the publication
+//!   when JSON-LD and a meta give the same day, the one with the time.
+//!   Then the body's `<time datetime>`s, those marked as the publication
 //!   (`pubdate`, `itemprop=datePublished`/`dateCreated`, a `publish` or
 //!   `entry-date` class) before unmarked ones before those marked as the
 //!   update; a `/YYYY/MM/DD/` or `YYYY-MM-DD` in the URL; a date in an
@@ -40,14 +62,38 @@
 //!   plus `THH:MM[:SS]` and the zone when the source has them.
 //! * **description**: `og:description`, `meta name=description`, JSON-LD
 //!   `description`.
-//! * **site_name**: `og:site_name`, JSON-LD `publisher.name`,
-//!   `application-name`.
+//! * **site_name**: `og:site_name` as written (the page's own case and
+//!   form; trailing separators cut; a value without letters is none), a
+//!   JSON-LD `WebSite`'s name, `application-name`, the `<title>` part that
+//!   names the host, JSON-LD `publisher.name`, the title's last part (the
+//!   shorter one of `Site: Title` when there is no host), the host without
+//!   `www.` (the page's URL, else its canonical URL).
 //! * **language**: `<html lang>`, `meta http-equiv=content-language`,
 //!   `og:locale`, then detection from the extracted text with `whatlang`
 //!   (only when the page declares nothing: a declaration is the author's
 //!   word, detection is a guess). Lower case, `_` → `-`.
 //! * **canonical**: `link rel=canonical`, `og:url` (resolved).
-//! * **tags**: `article:tag` and JSON-LD `keywords`, in order, deduplicated.
+//! * **categories**: `article:section` / `section` / `category` /
+//!   `articleSection` metas, JSON-LD `articleSection`, the breadcrumb trail
+//!   (JSON-LD `BreadcrumbList`, else the body's: microdata or an element
+//!   whose class or id says breadcrumb, at most [`MAX_TRAIL_LINKS`] links)
+//!   without its home entry and without the page itself, `rel=category`
+//!   links (and `rel=tag` links to a `/category/` address).
+//! * **tags**: `article:tag`, `keywords` (also `http-equiv`),
+//!   `news_keywords`, JSON-LD `keywords`, `rel=tag` links; split into
+//!   entries (`labels::split_keywords`), without the site's name or
+//!   domain, copies of the title and `key:value` settings.
+//! * **image**: `og:image` (`:url`, `:secure_url`), `twitter:image`,
+//!   the article's JSON-LD `image`, `link rel=image_src`, `meta
+//!   name=image`; made absolute.
+//! * **license**: the first `rel=license` link (`CC BY-SA 4.0` for a
+//!   Creative Commons address, else its text, else its address; none for
+//!   a privacy or terms page), else the first link to a Creative Commons
+//!   licence.
+//!
+//! Categories and tags are labels (`labels::is_label`), deduplicated
+//! case-insensitively, in the order of the sources above. `page_type` is
+//! not read yet.
 
 use rustc_hash::FxHashSet;
 use serde_json::Value;
@@ -1272,8 +1318,16 @@ fn author_class(lower: &str) -> bool {
             .any(|(i, m)| lower.as_bytes().get(i + m.len()) != Some(&b'i'))
 }
 
+/// The byte search for a breadcrumb's class or id, built once.
+static CRUMB: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+    std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"rumb"));
+
+/// The byte search for a Creative Commons link, built once.
+static CREATIVE_COMMONS: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+    std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"creativecommons.org"));
+
 /// Most bytes of a byline's text.
-const BYLINE_CHARS: usize = 120;
+pub const BYLINE_CHARS: usize = 120;
 
 /// How far up the tree a byline is looked at for a comment around it.
 const COMMENT_DEPTH: usize = 12;
@@ -1344,7 +1398,7 @@ fn trail_links(dom: &Dom, container: NodeId) -> Vec<(String, Option<String>)> {
 
 /// Most links of a breadcrumb trail (home, a few sections, a
 /// sub-section); more is a menu.
-const MAX_TRAIL_LINKS: usize = 8;
+pub const MAX_TRAIL_LINKS: usize = 8;
 
 /// A web address from `c`: joined to `base` when relative; only http(s).
 fn web_address(c: &str, base: Option<&Url>) -> Option<Url> {
@@ -1561,20 +1615,28 @@ pub fn metadata(dom: &Dom, url: Option<&Url>, text: &str) -> Metadata {
             continue;
         }
         body_elements += 1;
-        // Class and id, lower-cased once into a reused buffer.
+        // Class and id, lower-cased once into a reused buffer when bylines
+        // or dates are looked for; a breadcrumb is looked for on every
+        // page, by a byte search that finds "crumb" in any case but the
+        // upper ("breadcrumb", "breadCrumb").
         let (mut dateish, mut byline, mut named, mut crumb) = (false, false, false, false);
         for a in dom.attrs_of(id) {
             let v = &dom.attr_text[a.start as usize..a.end as usize];
             match &*a.name {
                 "class" | "id" => {
-                    lower.clear();
-                    lower.extend(v.chars().map(|c| c.to_ascii_lowercase()));
-                    dateish |= need_date && lower.contains("date")
-                        || lower.contains("publish")
-                        || lower.contains("posted");
-                    byline |= need_author && author_class(&lower);
-                    named |= lower.contains("name");
-                    crumb |= lower.contains("breadcrumb");
+                    if need_author || need_date {
+                        lower.clear();
+                        lower.extend(v.chars().map(|c| c.to_ascii_lowercase()));
+                        dateish |= need_date && lower.contains("date")
+                            || lower.contains("publish")
+                            || lower.contains("posted");
+                        if need_author {
+                            byline |= author_class(&lower);
+                            named |= lower.contains("name");
+                        }
+                    }
+                    // A link is one of a trail's entries, not the trail.
+                    crumb |= e.tag != Tag::A && CRUMB.find(v.as_bytes()).is_some();
                 }
                 "itemprop" => {
                     byline |= need_author && v.trim() == "author";
@@ -1644,14 +1706,23 @@ pub fn metadata(dom: &Dom, url: Option<&Url>, text: &str) -> Metadata {
 /// Reads an `<a>`: `rel=author`, `rel=category`, `rel=tag`,
 /// `rel=license` links, and links to a Creative Commons licence.
 fn read_link(dom: &Dom, id: NodeId, f: &mut Found) {
-    let href = dom.attr(id, "href").map(str::trim);
+    let (mut href, mut rel) = (None, None);
+    for a in dom.attrs_of(id) {
+        match &*a.name {
+            "href" => href = Some(dom.attr_text[a.start as usize..a.end as usize].trim()),
+            "rel" => rel = Some(&dom.attr_text[a.start as usize..a.end as usize]),
+            _ => {}
+        }
+    }
+    // Only an absolute address can lead to creativecommons.org.
     if f.cc_link.is_none()
         && let Some(h) = href
-        && h.contains("creativecommons.org")
+        && (h.starts_with("http") || h.starts_with("//"))
+        && CREATIVE_COMMONS.find(h.as_bytes()).is_some()
     {
         f.cc_link = labels::creative_commons(h);
     }
-    let Some(rel) = dom.attr(id, "rel") else {
+    let Some(rel) = rel else {
         return;
     };
     let (mut author, mut category, mut tag, mut license) = (false, false, false, false);
