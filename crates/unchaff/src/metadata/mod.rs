@@ -255,13 +255,16 @@ struct Found {
     /// The breadcrumb trail in the body (an element whose class or id
     /// says breadcrumb, or a microdata `BreadcrumbList`): its element and
     /// its links (text, address).
-    trail: Option<(NodeId, Vec<(String, Option<String>)>)>,
+    trail: Option<(NodeId, Vec<Crumb>)>,
     /// The first `rel=license` link's (address, text).
     license_link: Option<(Option<String>, String)>,
     /// The first link to a Creative Commons licence.
     cc_link: Option<String>,
     ld: Ld,
 }
+
+/// A breadcrumb entry: its name and address.
+type Crumb = (String, Option<String>);
 
 /// What JSON-LD said; `rank` 2 = an article, 1 = a web page.
 #[derive(Default)]
@@ -285,7 +288,7 @@ struct Ld {
     sections: Vec<String>,
     image: Option<(u8, String)>,
     /// The first `BreadcrumbList`'s entries (name, address).
-    crumbs: Vec<(String, Option<String>)>,
+    crumbs: Vec<Crumb>,
 }
 
 /// Collapsed text of the text children of `id` and their descendants, up
@@ -380,7 +383,7 @@ fn image_of(v: &Value) -> Option<String> {
 
 /// A `BreadcrumbList`'s entries in order of `position`: each entry's
 /// name and address (`item` as a string, or its `@id`/`url`).
-fn crumbs_of(list: &serde_json::Map<String, Value>) -> Vec<(String, Option<String>)> {
+fn crumbs_of(list: &serde_json::Map<String, Value>) -> Vec<Crumb> {
     let Some(Value::Array(items)) = list.get("itemListElement") else {
         return Vec::new();
     };
@@ -1374,8 +1377,8 @@ fn inside(dom: &Dom, id: NodeId, container: NodeId) -> bool {
 
 /// The links of a breadcrumb trail (text, address), in order, repeats in
 /// a row dropped.
-fn trail_links(dom: &Dom, container: NodeId) -> Vec<(String, Option<String>)> {
-    let mut out: Vec<(String, Option<String>)> = Vec::new();
+fn trail_links(dom: &Dom, container: NodeId) -> Vec<Crumb> {
+    let mut out: Vec<Crumb> = Vec::new();
     for n in dom.descendants(container).take(TRAIL_NODES) {
         if !dom
             .element(n)
@@ -1755,15 +1758,17 @@ fn read_link(dom: &Dom, id: NodeId, f: &mut Found) {
 /// The fields chosen from what the pass found.
 fn finish(f: Found, url: Option<&Url>, text: &str) -> Metadata {
     let meta = |keys: &[&str]| meta_value(&f.meta, keys);
-    let mut m = Metadata::default();
     // Only a web address is a canonical URL: `javascript:`, `data:` and
     // the like are not (and a page could plant them for whoever follows).
-    m.canonical = f
-        .canonical
-        .as_deref()
-        .and_then(|c| web_address(c, url))
-        .or_else(|| meta(&["og:url"]).and_then(|c| web_address(&c, url)))
-        .map(|u| u.to_string());
+    let mut m = Metadata {
+        canonical: f
+            .canonical
+            .as_deref()
+            .and_then(|c| web_address(c, url))
+            .or_else(|| meta(&["og:url"]).and_then(|c| web_address(&c, url)))
+            .map(|u| u.to_string()),
+        ..Metadata::default()
+    };
     // Where relative addresses lead: the page's URL, else its canonical.
     let canonical_url = m.canonical.as_deref().and_then(|c| Url::parse(c).ok());
     let base = url.or(canonical_url.as_ref());
@@ -1804,8 +1809,8 @@ fn finish(f: Found, url: Option<&Url>, text: &str) -> Metadata {
     ];
     // A home page's title that starts with the site's name is the
     // site's own, name and all ("Alma — Simplifying Access to
-    // Therapy"): only a trailing site name is cut; its `<h1>` is a slogan
-    // or the logo.
+    // Therapy"): only a trailing site name is cut, and an `<h1>` that
+    // names the site is no logo to cut there.
     let home = url.is_some_and(|u| matches!(u.path(), "" | "/"));
     let raw_last = f.title.as_deref().and_then(last_part).map(squash);
     let candidates: Vec<String> = candidates.into_iter().flatten().collect();
@@ -1827,7 +1832,7 @@ fn finish(f: Found, url: Option<&Url>, text: &str) -> Metadata {
             }
             // The page's own headline, when the title merely dresses it
             // up ("The Go Blog" in "The Go Blog - The Go Programming
-            // Language"): see docs/RESULTS.md.
+            // Language"): see docs/history/metadata-2026-11-22.md.
             Some(h) if t.to_lowercase().contains(&h.to_lowercase()) => h.clone(),
             _ => t,
         });
@@ -1967,7 +1972,7 @@ fn categories(f: &Found, m: &Metadata, base: Option<&Url>, canonical: Option<&Ur
     // JSON-LD's trail ends with the page itself, often without an
     // address; the body's holds links only (the page is plain text there).
     let from_ld = !f.ld.crumbs.is_empty();
-    let trail: Vec<(String, Option<String>)> = if from_ld {
+    let trail: Vec<Crumb> = if from_ld {
         f.ld.crumbs.clone()
     } else {
         f.trail.as_ref().map(|(_, t)| t.clone()).unwrap_or_default()
