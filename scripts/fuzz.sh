@@ -5,9 +5,11 @@
 # too: `cargo fuzz run extract`, on nightly).
 #
 # Usage: scripts/fuzz.sh [TARGET] [SECONDS] [extra libFuzzer flags...]
-#   TARGET:  extract | warc | jsonl | all   (default all)
+#   TARGET:  extract | markdown | warc | jsonl | all   (default all)
 #     extract  unchaff's extract, every algorithm and output format
 #              (fuzz/fuzz_targets/extract.rs)
+#     markdown the Markdown writer: no raw HTML from the page reachable
+#              through a CommonMark renderer
 #     warc     the batch crate's WARC reader, plain and gzip
 #     jsonl    the batch crate's JSONL page reader
 #   SECONDS: how long to fuzz each target (default 60).
@@ -24,9 +26,9 @@ TARGET=${1:-all}
 SECS=${2:-60}
 shift 2 2>/dev/null || shift $# 
 case "$TARGET" in
-  extract|warc|jsonl) TARGETS=("$TARGET") ;;
-  all) TARGETS=(extract warc jsonl) ;;
-  *) echo "fuzz.sh: unknown target '$TARGET' (extract, warc, jsonl or all)" >&2; exit 2 ;;
+  extract|markdown|warc|jsonl) TARGETS=("$TARGET") ;;
+  all) TARGETS=(extract markdown warc jsonl) ;;
+  *) echo "fuzz.sh: unknown target '$TARGET' (extract, markdown, warc, jsonl or all)" >&2; exit 2 ;;
 esac
 case "$SECS" in
   ''|*[!0-9]*) echo "fuzz.sh: SECONDS must be a whole number, not '$SECS'" >&2; exit 2 ;;
@@ -84,6 +86,18 @@ if "extract" in targets:
     for i, page in enumerate(pages):
         for alg in range(16):
             write(d, f"seed-{i:02}-{alg:02}", bytes([alg, (alg * 7 + i) % 128]) + page)
+
+if "markdown" in targets:
+    d = seeds("markdown")
+    md_pages = pages + [s.encode() for s in [
+        "<pre>```\n&lt;img src=x onerror=alert(1)&gt;</pre><p><code>a`&lt;b&gt;</code></p>",
+        "<p><a href='x\n\n<img src=y>'>t</a><img src='p q' alt='&lt;i&gt;]('></p>",
+        "<table><tr><td rowspan=2>a|b<br>c</td><td><ul><li>x</li></ul></td></tr><tr><td>`y</td></tr></table>",
+        "<p>H<sub>2</sub>O <math><mfrac><mi>a</mi><mi>b</mi></mfrac></math> \\(x^2\\)</p>",
+    ]]
+    for i, page in enumerate(md_pages):
+        for alg in range(4):
+            write(d, f"seed-{i:02}-{alg:02}", bytes([alg * 5]) + page)
 
 def record(kind, uri, block, length=None, extra=""):
     head = (f"WARC/1.0\r\nWARC-Type: {kind}\r\nWARC-Record-ID: <urn:uuid:{abs(hash((kind, uri, block))) % 10**12}>\r\n"
