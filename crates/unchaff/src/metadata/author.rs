@@ -282,7 +282,7 @@ pub(super) fn is_domain(name: &str) -> bool {
     !name.contains(char::is_whitespace)
         && name.rsplit_once('.').is_some_and(|(head, tld)| {
             !head.is_empty()
-                && (2..=6).contains(&tld.len())
+                && super::labels::TLD_CHARS.contains(&tld.len())
                 && tld.chars().all(|c| c.is_ascii_alphabetic())
         })
 }

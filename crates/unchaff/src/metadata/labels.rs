@@ -23,6 +23,17 @@ pub(super) const TITLE_COPY_CHARS: usize = 10;
 /// See [`TITLE_COPY_CHARS`].
 pub(super) const TITLE_COPY_PERCENT: usize = 40;
 
+/// Lengths of a top-level domain's name (`io`, `com`, `museum`): what
+/// tells `example.com` (a domain name) from `Ph.D` or `J.R.R`.
+pub(super) const TLD_CHARS: std::ops::RangeInclusive<usize> = 2..=6;
+
+/// Lengths of a language code (`en`, `chr`) and of its region or script
+/// subtag (`us`, `hans`) in a language edition's path (`/en-us/`).
+const LANG_CHARS: std::ops::RangeInclusive<usize> = 2..=3;
+
+/// See [`LANG_CHARS`].
+const SUBTAG_CHARS: std::ops::RangeInclusive<usize> = 2..=4;
+
 /// Names of a site's home page, in the languages of the dev data: a
 /// breadcrumb trail's first entry when it is one of these is no category.
 const HOME_WORDS: &[&str] = &[
@@ -151,9 +162,9 @@ fn language_root(path: &str) -> bool {
     let lang = parts.next().unwrap_or("");
     let alpha = |p: &str| p.chars().all(|c| c.is_ascii_alphabetic());
     !seg.contains('/')
-        && (2..=3).contains(&lang.len())
+        && LANG_CHARS.contains(&lang.len())
         && alpha(lang)
-        && parts.all(|p| (2..=4).contains(&p.len()) && alpha(p))
+        && parts.all(|p| SUBTAG_CHARS.contains(&p.len()) && alpha(p))
 }
 
 /// The licence a link names: `CC BY-SA 4.0` for a Creative Commons

@@ -329,11 +329,18 @@ fn str_of(v: &Value) -> Option<String> {
     }
 }
 
+/// Most entries of a JSON-LD `author` array read: a paper's author list
+/// is long; a page's, a handful.
+const MAX_LD_AUTHORS: usize = 16;
+
+/// Most entries of a JSON-LD `image` array looked at for an address.
+const MAX_LD_IMAGES: usize = 8;
+
 /// The author names in a JSON-LD `author` value, each through
 /// [`clean_author`], with whether it is an organisation's.
 fn names_of(v: &Value, out: &mut Vec<(bool, String)>) {
     match v {
-        Value::Array(a) => a.iter().take(16).for_each(|x| names_of(x, out)),
+        Value::Array(a) => a.iter().take(MAX_LD_AUTHORS).for_each(|x| names_of(x, out)),
         Value::Object(o) => {
             let org = types_of(o).any(|t| t.ends_with("Organization"));
             if let Some(n) = o
@@ -372,7 +379,7 @@ fn image_of(v: &Value) -> Option<String> {
             let s = s.trim();
             (!s.is_empty() && !s.contains('#')).then(|| s.to_owned())
         }
-        Value::Array(a) => a.iter().take(8).find_map(image_of),
+        Value::Array(a) => a.iter().take(MAX_LD_IMAGES).find_map(image_of),
         Value::Object(o) => o
             .get("url")
             .or_else(|| o.get("contentUrl"))
@@ -1122,7 +1129,7 @@ impl Site {
         let domain = !part.trim().contains(' ')
             && part.trim().rsplit_once('.').is_some_and(|(name, tld)| {
                 !name.is_empty()
-                    && (2..=6).contains(&tld.len())
+                    && labels::TLD_CHARS.contains(&tld.len())
                     && tld.chars().all(|c| c.is_ascii_alphabetic())
             });
         // A distinctive word of the host as a word of the part ("Flask
