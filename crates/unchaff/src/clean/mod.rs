@@ -250,7 +250,7 @@ fn permalinks(dom: &Dom, h: NodeId) -> impl Iterator<Item = NodeId> + '_ {
     })
 }
 
-/// Class names of a heading's "[edit]" link to its section's editor
+/// Class names of a heading's "\[edit\]" link to its section's editor
 /// (MediaWiki's, which the encyclopedias and most wikis run).
 pub const EDIT_LINK_CLASSES: &[&str] = &["mw-editsection", "editsection"];
 

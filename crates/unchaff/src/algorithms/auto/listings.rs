@@ -1,18 +1,21 @@
-//! A code listing inside the article is the article's.
+//! A code listing or a definition list inside the article is the
+//! article's.
 //!
 //! The model reads prose: a block's words, links and punctuation. A code
-//! listing has few words, many symbols and no sentences, so the model
-//! drops it — from a tutorial, a documentation page, an answer — even
-//! where every paragraph around it is kept; and the Markdown of such a
-//! page (issue #34) loses what its readers came for.
+//! listing has few words, many symbols and no sentences, and a definition
+//! list's terms and definitions are short lines, so the model drops them
+//! — from a tutorial, a documentation page, an answer — even where every
+//! paragraph around them is kept; and the Markdown of such a page (issue
+//! #34) loses what its readers came for.
 //!
 //! This phase, after the model, keeps such a listing again: a dropped
-//! block that is a code block (a `pre`, or inside one), not in a comment
-//! container, with a kept block of prose ([`CODE_HOST_MIN_CHARS`]) under
-//! the same element among its nearest [`CODE_HOST_LEVELS`] ancestors —
-//! documentation generators wrap a listing in two or three elements of
-//! their own (Sphinx's `div.highlight-python > div.highlight > pre`)
-//! beside the section's paragraphs.
+//! block that is in a code block (`pre`) or a definition list (`dl`), not
+//! in a comment container, with a kept block of prose
+//! ([`CODE_HOST_MIN_CHARS`]) under the same element among the nearest
+//! [`CODE_HOST_LEVELS`] ancestors of the listing — documentation
+//! generators wrap a listing in two or three elements of their own
+//! (Sphinx's `div.highlight-python > div.highlight > pre`) beside the
+//! section's paragraphs.
 
 use super::features::Blocks;
 use crate::annotate::Page;
@@ -33,9 +36,10 @@ pub const CODE_HOST_LEVELS: usize = 4;
 /// outer `pre` (rouge: `pre > code > table > tbody > tr > td > pre`).
 pub const MAX_CODE_NESTING: usize = 12;
 
-/// How many levels above block `k` its outermost enclosing `pre` is (0:
-/// the block is that `pre`), or `None` when the block is not code.
-fn code_depth(page: &Page<'_>, b: &Blocks, k: usize) -> Option<usize> {
+/// How many levels above block `k` its outermost enclosing `pre` or `dl`
+/// is (0: the block is that element), or `None` when the block is in
+/// neither.
+fn listing_depth(page: &Page<'_>, b: &Blocks, k: usize) -> Option<usize> {
     let dom = page.dom;
     let mut found = None;
     let mut n = b.nodes[k].some();
@@ -44,7 +48,7 @@ fn code_depth(page: &Page<'_>, b: &Blocks, k: usize) -> Option<usize> {
         if dom.is(e, Tag::BODY) {
             break;
         }
-        if dom.is(e, Tag::PRE) {
+        if dom.is(e, Tag::PRE) || dom.is(e, Tag::DL) {
             found = Some(depth);
         }
         n = dom.node(e).parent.some();
@@ -52,10 +56,10 @@ fn code_depth(page: &Page<'_>, b: &Blocks, k: usize) -> Option<usize> {
     found
 }
 
-/// Keeps the dropped code blocks with kept prose beside them (module
-/// docs): within [`CODE_HOST_LEVELS`] elements above the listing's
+/// Keeps the dropped blocks of listings with kept prose beside them
+/// (module docs): within [`CODE_HOST_LEVELS`] elements above the listing's
 /// outermost `pre` ([`MAX_CODE_NESTING`]). Returns whether any block was kept again.
-pub fn keep_code(page: &Page<'_>, b: &Blocks, keep: &mut [bool]) -> bool {
+pub fn keep_listings(page: &Page<'_>, b: &Blocks, keep: &mut [bool]) -> bool {
     let held = &b.held;
     let n = keep
         .len()
@@ -79,7 +83,7 @@ pub fn keep_code(page: &Page<'_>, b: &Blocks, keep: &mut [bool]) -> bool {
         if *keep_k || b.comment[k] {
             continue;
         }
-        let Some(depth) = code_depth(page, b, k) else {
+        let Some(depth) = listing_depth(page, b, k) else {
             continue;
         };
         // The held tree's parents are the elements' own: up to the
@@ -110,7 +114,7 @@ mod tests {
             html,
             |t| kept.iter().any(|k| t.starts_with(k)),
             |page, b, keep| {
-                keep_code(page, b, keep);
+                keep_listings(page, b, keep);
             },
         )
     }
@@ -135,6 +139,16 @@ mod tests {
         );
         let got = run(&nested, &["First", "Second"]);
         assert!(got.contains(&"x = 1\ny = 2".to_owned()), "{got:?}");
+        // A definition list's short terms and definitions likewise.
+        let dl = format!(
+            "<body><article><p>First. {PROSE}</p><dl><dt>Shard</dt><dd>One part of a data set.</dd></dl>\
+             <p>Second. {PROSE}</p></article></body>"
+        );
+        let got = run(&dl, &["First", "Second"]);
+        assert_eq!(
+            got,
+            ["First. To re", "Shard", "One part of ", "Second. To r"]
+        );
         // Without kept prose beside it, a listing stays out.
         let got = run(&html, &["Side"]);
         assert_eq!(got, ["embed code", "Side. To rea"]);
