@@ -1318,14 +1318,60 @@ fn title_site(title: &str, site: &Site) -> Option<(String, bool)> {
     (pick.split_whitespace().count() <= TITLE_SITE_WORDS).then(|| (pick.to_owned(), colon))
 }
 
-/// Whether a lower-cased class or id names a byline or an author:
-/// `byline`, `author`, `post-author`, `authorName`; not `authoring`,
-/// `authority`, `authorized`.
-fn author_class(lower: &str) -> bool {
-    lower.contains("byline")
-        || lower
-            .match_indices("author")
-            .any(|(i, m)| lower.as_bytes().get(i + m.len()) != Some(&b'i'))
+/// The words a class or id is searched for, in any ASCII case, by
+/// [`ClassWords::of`]; their order is [`ClassWords`]' fields'.
+const CLASS_WORDS: [&str; 6] = ["date", "publish", "posted", "byline", "author", "name"];
+
+/// The search for [`CLASS_WORDS`], built once: one pass over a class or
+/// id finds them all (a lower-cased copy searched six times cost a third
+/// of the metadata pass).
+static CLASS_SEARCH: std::sync::LazyLock<aho_corasick::AhoCorasick> =
+    std::sync::LazyLock::new(|| {
+        aho_corasick::AhoCorasick::builder()
+            .ascii_case_insensitive(true)
+            .build(CLASS_WORDS)
+            .expect("six short literal words build a searcher")
+    });
+
+/// Which of [`CLASS_WORDS`] a class or id holds.
+#[derive(Debug, Default, PartialEq)]
+struct ClassWords {
+    date: bool,
+    publish: bool,
+    posted: bool,
+    byline: bool,
+    /// `author` not followed by `i`: `post-author`, `authorName`; not
+    /// `authoring`, `authority`, `authorized`.
+    author: bool,
+    name: bool,
+}
+
+impl ClassWords {
+    /// The words of `v`, in any ASCII case.
+    fn of(v: &str) -> Self {
+        let mut w = Self::default();
+        for m in CLASS_SEARCH.find_overlapping_iter(v) {
+            match m.pattern().as_usize() {
+                0 => w.date = true,
+                1 => w.publish = true,
+                2 => w.posted = true,
+                3 => w.byline = true,
+                4 => {
+                    w.author |= !v
+                        .as_bytes()
+                        .get(m.end())
+                        .is_some_and(|b| b.eq_ignore_ascii_case(&b'i'))
+                }
+                _ => w.name = true,
+            }
+        }
+        w
+    }
+
+    /// Whether the class or id names a byline or an author.
+    fn byline(&self) -> bool {
+        self.byline || self.author
+    }
 }
 
 /// The byte search for a breadcrumb's class or id, built once.
@@ -1499,7 +1545,6 @@ pub fn metadata(dom: &Dom, url: Option<&Url>, text: &str) -> Metadata {
     let mut in_body = false;
     let mut texts_seen = 0;
     let mut body_elements = 0;
-    let mut lower = String::new();
     // Whether the head left author / date unsaid (or named the site as
     // the author): only then are the body's bylines and written dates
     // looked for.
@@ -1625,8 +1670,8 @@ pub fn metadata(dom: &Dom, url: Option<&Url>, text: &str) -> Metadata {
             continue;
         }
         body_elements += 1;
-        // Class and id, lower-cased once into a reused buffer when bylines
-        // or dates are looked for; a breadcrumb is looked for on every
+        // Class and id, searched once for the words of bylines and dates
+        // when those are looked for; a breadcrumb is looked for on every
         // page, by a byte search that finds "crumb" in any case but the
         // upper ("breadcrumb", "breadCrumb").
         let (mut dateish, mut byline, mut named, mut crumb) = (false, false, false, false);
@@ -1635,14 +1680,11 @@ pub fn metadata(dom: &Dom, url: Option<&Url>, text: &str) -> Metadata {
             match &*a.name {
                 "class" | "id" => {
                     if need_author || need_date {
-                        lower.clear();
-                        lower.extend(v.chars().map(|c| c.to_ascii_lowercase()));
-                        dateish |= need_date && lower.contains("date")
-                            || lower.contains("publish")
-                            || lower.contains("posted");
+                        let w = ClassWords::of(v);
+                        dateish |= need_date && w.date || w.publish || w.posted;
                         if need_author {
-                            byline |= author_class(&lower);
-                            named |= lower.contains("name");
+                            byline |= w.byline();
+                            named |= w.name;
                         }
                     }
                     // A link is one of a trail's entries, not the trail.
@@ -2058,6 +2100,21 @@ fn tags(f: &Found, m: &Metadata) -> Vec<String> {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn class_words_are_found_in_any_case_and_authoring_is_no_author() {
+        let w = ClassWords::of("post-AuthorName entry-Date");
+        assert!(w.author && w.name && w.date && w.byline());
+        assert!(!w.publish && !w.posted);
+        for v in ["authoring-applications", "AUTHORITY", "authorized"] {
+            assert!(!ClassWords::of(v).byline(), "{v}");
+        }
+        assert!(ClassWords::of("byline").byline());
+        assert!(ClassWords::of("author").byline());
+        assert_eq!(ClassWords::of("main-nav"), ClassWords::default());
+        let w = ClassWords::of("PublishedOn postedAt");
+        assert!(w.publish && w.posted && !w.date);
+    }
     use super::*;
     use crate::parse::parse;
 
