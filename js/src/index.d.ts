@@ -53,7 +53,13 @@ export interface Metadata {
   language: string | null;
   language_source: "declared" | "detected" | null;
   canonical: string | null;
+  /** The sections the site files the page under. */
+  categories: string[];
   tags: string[];
+  /** The preview image's absolute URL. */
+  image: string | null;
+  /** `CC BY-SA 4.0`, a licence link's text, or its URL. */
+  license: string | null;
   [field: string]: unknown;
 }
 

@@ -553,13 +553,15 @@ fn title(x: &Extraction) -> Option<&str> {
 }
 
 /// The metadata fields of an extraction, in trafilatura's names where
-/// they overlap (`date` is the publication date, `sitename` the site).
+/// they overlap (`date` is the publication date, `sitename` the site;
+/// `url` the URL given, else the page's canonical URL, as trafilatura
+/// falls back to it).
 fn metadata_fields(x: &Extraction) -> Vec<(&'static str, Option<String>)> {
     let m = &x.metadata;
     vec![
         ("title", title(x).map(str::to_owned)),
         ("author", m.author.clone()),
-        ("url", x.url.clone()),
+        ("url", x.url.clone().or_else(|| m.canonical.clone())),
         ("hostname", hostname(x)),
         ("description", m.description.clone()),
         ("sitename", m.site_name.clone()),
@@ -567,6 +569,16 @@ fn metadata_fields(x: &Extraction) -> Vec<(&'static str, Option<String>)> {
         ("modified", m.modified.clone()),
         ("language", m.language.clone()),
         ("canonical", m.canonical.clone()),
+        ("image", m.image.clone()),
+        ("license", m.license.clone()),
+    ]
+}
+
+/// The list fields of an extraction's metadata (trafilatura's names).
+fn metadata_lists(x: &Extraction) -> [(&'static str, &Vec<String>); 2] {
+    [
+        ("categories", &x.metadata.categories),
+        ("tags", &x.metadata.tags),
     ]
 }
 
@@ -579,8 +591,10 @@ fn front_matter(x: &Extraction) -> String {
             s.push_str(&format!("{k}: {}\n", v.replace('\n', " ")));
         }
     }
-    if !x.metadata.tags.is_empty() {
-        s.push_str(&format!("tags: {}\n", x.metadata.tags.join(", ")));
+    for (k, v) in metadata_lists(x) {
+        if !v.is_empty() {
+            s.push_str(&format!("{k}: {}\n", v.join(", ")));
+        }
     }
     s.push_str("---\n");
     s
@@ -608,11 +622,13 @@ fn html_document(x: &Extraction) -> String {
             ));
         }
     }
-    if !x.metadata.tags.is_empty() {
-        s.push_str(&format!(
-            "<meta name=\"tags\" content=\"{}\">",
-            escape_html(&x.metadata.tags.join(", "))
-        ));
+    for (k, v) in metadata_lists(x) {
+        if !v.is_empty() {
+            s.push_str(&format!(
+                "<meta name=\"{k}\" content=\"{}\">",
+                escape_html(&v.join(", "))
+            ));
+        }
     }
     s.push_str("</head><body>");
     s.push_str(x.html.as_deref().unwrap_or(""));
@@ -626,7 +642,9 @@ fn as_dict<'py>(py: Python<'py>, x: &Extraction) -> PyResult<Bound<'py, PyDict>>
     for (k, v) in metadata_fields(x) {
         d.set_item(k, v)?;
     }
-    d.set_item("tags", &x.metadata.tags)?;
+    for (k, v) in metadata_lists(x) {
+        d.set_item(k, v)?;
+    }
     d.set_item("text", &x.text)?;
     d.set_item("page_title", &x.title)?;
     d.set_item("charset", &x.charset)?;
@@ -665,7 +683,9 @@ fn _metadata(
     for (k, v) in metadata_fields(&x) {
         d.set_item(k, v)?;
     }
-    d.set_item("tags", &x.metadata.tags)?;
+    for (k, v) in metadata_lists(&x) {
+        d.set_item(k, v)?;
+    }
     d.set_item("page_title", &x.title)?;
     d.set_item("charset", &x.charset)?;
     Ok(d.unbind())

@@ -37,7 +37,7 @@ def test_html(example_html):
 
 def test_json(example_html):
     out = json.loads(unchaff.extract(example_html, URL, output_format="json"))
-    assert out["schema"] == 1
+    assert out["schema"] == 2
     assert out["url"] == URL
     assert "For ninety years" in out["text"]
     assert out["metadata"]["author"] == "Mara Ellison"
@@ -56,6 +56,35 @@ def test_python(example_html):
     assert d["hostname"] == "www.example.org"
     assert d["charset"] == "UTF-8"
     assert isinstance(d["tags"], list)
+    assert isinstance(d["categories"], list)
+    assert "image" in d and "license" in d
+
+
+def test_metadata_new_fields():
+    page = (
+        "<html><head><title>Bees | Garden News</title>"
+        '<meta property="og:site_name" content="Garden News">'
+        '<meta property="article:section" content="Wildlife">'
+        '<meta name="keywords" content="bees, winter">'
+        '<meta property="og:image" content="/img/bees.jpg">'
+        '<link rel="canonical" href="https://garden.example/bees">'
+        '<link rel="license" href="https://creativecommons.org/licenses/by/4.0/">'
+        "</head><body><article><h1>Bees</h1><p>Bees sleep in winter, "
+        "in a cluster that keeps the queen warm until the spring comes.</p>"
+        "</article></body></html>"
+    )
+    m = unchaff.extract_metadata(page)
+    assert m["categories"] == ["Wildlife"]
+    assert m["tags"] == ["bees", "winter"]
+    assert m["image"] == "https://garden.example/img/bees.jpg"
+    assert m["license"] == "CC BY 4.0"
+    assert m["sitename"] == "Garden News"
+    # No URL given: the canonical URL stands in, as in trafilatura.
+    assert m["url"] == "https://garden.example/bees"
+    d = unchaff.extract(page, output_format="python")
+    assert d["categories"] == ["Wildlife"] and d["license"] == "CC BY 4.0"
+    head = unchaff.extract(page, with_metadata=True).partition("---\n")[2]
+    assert "categories: Wildlife\n" in head and "tags: bees, winter\n" in head
 
 
 def test_with_metadata_front_matter(example_html):

@@ -151,7 +151,8 @@ def extract(
         ``algorithm="auto"`` only; not together with ``favor_precision``.
     with_metadata
         Put the page's metadata (title, author, url, hostname, description,
-        sitename, date, modified, language, canonical, tags) in the output:
+        sitename, date, modified, language, canonical, image, license,
+        categories, tags) in the output:
         YAML-style front matter between ``---`` lines before text and
         Markdown, ``<meta>`` tags in an HTML document's head. ``"json"`` and
         ``"python"`` always carry it.
@@ -195,10 +196,14 @@ def extract_metadata(
     """The metadata of one web page, as a ``dict``.
 
     Keys: ``title`` (the article's title), ``author`` (``"; "`` between
-    several), ``url``, ``hostname``, ``description``, ``sitename``,
-    ``date`` (publication, ISO 8601), ``modified``, ``language``,
-    ``canonical``, ``tags`` (a list), ``page_title`` (the ``<title>`` as
-    written) and ``charset`` (the one the page was decoded with); absent
+    several), ``url`` (the one given, else the page's canonical URL),
+    ``hostname``, ``description``, ``sitename`` (the page's own name for
+    its site, else its host), ``date`` (publication, ISO 8601),
+    ``modified``, ``language``, ``canonical``, ``image`` (the preview
+    image's URL), ``license`` (``"CC BY-SA 4.0"``, or a licence link's
+    text), ``categories`` and ``tags`` (lists), ``page_title`` (the
+    ``<title>`` as written) and ``charset`` (the one the page was decoded
+    with); absent
     values are ``None``. ``html``, ``url`` and ``charset`` are as for
     :func:`extract`, and so are the errors. (trafilatura returns a
     ``Document`` object; its ``as_dict()`` has the same names for the fields

@@ -96,7 +96,10 @@ fn row_metadata(m: unchaff::Metadata) -> RowMetadata {
         language: m.language,
         language_source: m.language_source.map(str::to_owned),
         canonical: m.canonical,
+        categories: m.categories,
         tags: m.tags,
+        image: m.image,
+        license: m.license,
     }
 }
 

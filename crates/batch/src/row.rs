@@ -236,8 +236,18 @@ pub struct RowMetadata {
     pub language_source: Option<String>,
     /// The canonical URL.
     pub canonical: Option<String>,
-    /// Tags and categories.
+    /// The sections the site files the page under (absent in rows
+    /// written before the field: read as empty).
+    #[serde(default)]
+    pub categories: Vec<String>,
+    /// The page's keywords and tags.
     pub tags: Vec<String>,
+    /// The page's preview image.
+    #[serde(default)]
+    pub image: Option<String>,
+    /// The licence of the page's content.
+    #[serde(default)]
+    pub license: Option<String>,
 }
 
 /// One output row. In JSONL: `{"id", "url", "title", "text", "algorithm",
@@ -314,6 +324,21 @@ mod tests {
                 format!("\"{}\"", k.as_str())
             );
         }
+    }
+
+    #[test]
+    fn rows_written_before_the_new_metadata_fields_read_back() {
+        let old = r#"{"title":"T","author":null,"published":null,"modified":null,"description":null,"site_name":null,"language":null,"language_source":null,"canonical":null,"tags":["a"]}"#;
+        let m: RowMetadata = serde_json::from_str(old).unwrap();
+        assert_eq!(m.tags, vec!["a"]);
+        assert!(m.categories.is_empty() && m.image.is_none() && m.license.is_none());
+        let json = serde_json::to_string(&m).unwrap();
+        assert!(
+            json.ends_with(
+                r#""canonical":null,"categories":[],"tags":["a"],"image":null,"license":null}"#
+            ),
+            "{json}"
+        );
     }
 
     #[test]

@@ -109,7 +109,7 @@ struct TemplatesShowArgs {
 enum FormatArg {
     /// Plain text, one block a line.
     Text,
-    /// A JSON object: {"schema": 1, "text", "markdown", "metadata", "title", "url", "charset", …}.
+    /// A JSON object: {"schema": 2, "text", "markdown", "metadata", "title", "url", "charset", …}.
     Json,
     /// Markdown: headings, lists, tables, code blocks, quotes, emphasis.
     Markdown,

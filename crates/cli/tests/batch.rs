@@ -909,7 +909,10 @@ fn rows_with_metadata_and_markdown() {
         "<html lang=de><head><title>Birnen | Hof</title>\
          <meta name=author content='Bea Berg'><meta property=og:site_name content=Hof>\
          <meta property=article:published_time content=2026-03-04T05:06:07Z>\
-         <meta property=article:tag content=obst></head><body><article><h1>Birnen</h1>\
+         <meta property=article:tag content=obst><meta property=article:section content=Garten>\
+         <meta property=og:image content=https://hof.example/birne.jpg>\
+         <link rel=license href=https://creativecommons.org/licenses/by/4.0/>\
+         </head><body><article><h1>Birnen</h1>\
          <p>Birnen fallen <b>weit</b> vom Stamm, sagen alle, die einen Hof und ein langes \
          Gedächtnis haben, und sie sagen es gern.</p></article></body></html>",
     )
@@ -939,6 +942,9 @@ fn rows_with_metadata_and_markdown() {
     assert_eq!(m["language"], "de");
     assert_eq!(m["published"], "2026-03-04T05:06:07Z");
     assert_eq!(m["tags"][0], "obst");
+    assert_eq!(m["categories"][0], "Garten");
+    assert_eq!(m["image"], "https://hof.example/birne.jpg");
+    assert_eq!(m["license"], "CC BY 4.0");
     let (o, rows) = batch(&[page.to_str().unwrap(), "--text-format", "html"], &out);
     assert!(o.status.success());
     assert!(rows[0]["text"].as_str().unwrap().contains("<b>weit</b>"));

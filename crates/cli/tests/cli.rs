@@ -106,7 +106,7 @@ fn extract_markdown_html_and_json_metadata() {
         .args(["extract", "-f", "json", "--html"])
         .arg(example()));
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("valid JSON");
-    assert_eq!(v["schema"], 1);
+    assert_eq!(v["schema"], 2);
     assert!(v["markdown"].as_str().unwrap().contains("## Opening day"));
     assert!(v["html"].as_str().unwrap().contains("<h2>Opening day</h2>"));
     let m = &v["metadata"];
@@ -138,6 +138,35 @@ fn extract_from_stdin_and_gzip() {
     std::fs::write(&path, &gz).unwrap();
     let o = run(unchaff().arg("extract").arg(&path));
     assert!(stdout(&o).contains("Counting stones"));
+}
+
+#[test]
+fn a_title_after_body_content_is_the_title() {
+    // `<title>` after a `<div>` lands in the body; a browser's
+    // `document.title` still reads it, and so do both titles here.
+    let mut child = unchaff()
+        .args(["extract", "-f", "json"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"<div>intro</div><title>Late title</title><p>Body</p>")
+        .unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert!(o.status.success());
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("valid JSON");
+    assert_eq!(v["title"], "Late title");
+    assert_eq!(v["metadata"]["title"], "Late title");
+    for field in ["categories", "tags"] {
+        assert!(v["metadata"][field].is_array(), "{field}");
+    }
+    for field in ["image", "license"] {
+        assert!(v["metadata"][field].is_null(), "{field}");
+    }
 }
 
 #[test]

@@ -285,6 +285,12 @@ fn extract_over_http_equals_the_cli_byte_for_byte() {
         r.body,
         cli_extract(&["-f", "json", "--url", "https://o.example/a"], &file)
     );
+    // Schema 2: the metadata's categories, image and licence are there.
+    let v: serde_json::Value = serde_json::from_slice(&r.body).expect("JSON");
+    assert_eq!(v["schema"], 2);
+    for key in ["categories", "tags", "image", "license", "site_name"] {
+        assert!(v["metadata"].get(key).is_some(), "{key}: {v}");
+    }
 }
 
 /// Standard base64 (the test has no base64 crate).

@@ -13,7 +13,7 @@ use crate::metadata::{self, Metadata};
 use crate::{Error, Format, Input, Method, Options, clean, parse, render};
 
 /// The version of the JSON output's schema (`docs/json-schema.md`).
-pub const JSON_SCHEMA: u32 = 1;
+pub const JSON_SCHEMA: u32 = 2;
 
 /// Share of control bytes in the first [`BINARY_SNIFF_BYTES`] above which
 /// input is called binary: real HTML has none, stray ones come in ones and
@@ -81,7 +81,7 @@ impl Extraction {
     }
 
     /// The extraction as the versioned JSON object of
-    /// `docs/json-schema.md` (`{"schema": 1, "url", "title", "text", …}`).
+    /// `docs/json-schema.md` (`{"schema": 2, "url", "title", "text", …}`).
     pub fn to_json(&self) -> String {
         #[derive(serde::Serialize)]
         struct Versioned<'a> {
@@ -282,6 +282,9 @@ impl Extractor {
             Format::Text => None,
             _ => render::base_url(&dom, url),
         };
+        // The first `<title>` anywhere, as `document.title`: before
+        // cleaning, which drops one that a wrapper element put in the body.
+        let title = render::title(&dom);
         deadline.check(Stage::Annotate)?;
         let hidden_body = article_body_in_noscript(&decoded.text, &dom, root);
         clean::clean(&mut dom, root);
@@ -326,7 +329,6 @@ impl Extractor {
             &pruned
         };
         let mut text = render::text(dom, root, &selection);
-        let title = render::title(dom);
         deadline.check(Stage::Render)?;
         // `auto` with nothing to show: the page's own summary, if it has one.
         let summary = match self.method == Method::Auto && text.trim().is_empty() {

@@ -18,7 +18,7 @@
 //! let ex = Extractor::new(&Options::new().with_method(Method::Auto).with_format(Format::Json))?;
 //! let page = b"<title>T</title><article><p>Some main text of the page.</p></article>";
 //! let out = ex.extract(Input::new(page).with_url("https://example.org/story"))?;
-//! assert!(out.render().starts_with(r#"{"schema":1,"#));
+//! assert!(out.render().starts_with(r#"{"schema":2,"#));
 //! # Ok::<(), unchaff::Error>(())
 //! ```
 //!

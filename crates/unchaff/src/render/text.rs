@@ -139,20 +139,25 @@ impl Sink for Writer {
     }
 }
 
-/// The page title: the first HTML `<title>`'s text, white space collapsed.
+/// The page title: the first HTML `<title>` with text, anywhere in the
+/// tree (a wrapper element can put it in the body), white space
+/// collapsed.
 pub fn title(dom: &Dom) -> Option<String> {
-    let t = dom.descendants(crate::dom::DOCUMENT).find(|&n| {
-        dom.element(n)
-            .is_some_and(|e| e.tag == Tag::TITLE && e.ns == Ns::Html)
-    })?;
-    let mut w = Writer::default();
-    for c in dom.children(t) {
-        if let Some(s) = dom.text_of(c) {
-            w.push_text(s);
-        }
-    }
-    let s = w.finish();
-    if s.is_empty() { None } else { Some(s) }
+    dom.descendants(crate::dom::DOCUMENT)
+        .filter(|&n| {
+            dom.element(n)
+                .is_some_and(|e| e.tag == Tag::TITLE && e.ns == Ns::Html)
+        })
+        .find_map(|t| {
+            let mut w = Writer::default();
+            for c in dom.children(t) {
+                if let Some(s) = dom.text_of(c) {
+                    w.push_text(s);
+                }
+            }
+            let s = w.finish();
+            (!s.is_empty()).then_some(s)
+        })
 }
 
 #[cfg(test)]
