@@ -170,6 +170,7 @@ mod tests {
                 nodes: vec![body],
                 scores: vec![],
                 text: None,
+                ..Selection::default()
             },
         )
     }
@@ -223,6 +224,7 @@ mod tests {
             nodes: vec![p1, div, third],
             scores: vec![],
             text: None,
+            ..Selection::default()
         };
         assert_eq!(text(&dom, body, &sel), "one\ntwo\nthree");
     }
@@ -239,6 +241,7 @@ mod tests {
             nodes: vec![texts[0], texts[2]],
             scores: vec![],
             text: None,
+            ..Selection::default()
         };
         assert_eq!(text(&dom, body, &sel), "alpha gamma");
     }
@@ -251,6 +254,7 @@ mod tests {
             nodes: vec![body],
             scores: vec![],
             text: Some("line text".into()),
+            ..Selection::default()
         };
         assert_eq!(text(&dom, body, &sel), "line text");
     }

@@ -1,0 +1,168 @@
+//! How much to trust an extraction: [`crate::Extraction::confidence`].
+//!
+//! **Unstable** ([`Signals`] and the weights): public for the tools of
+//! the unchaff workspace.
+//!
+//! The confidence is an estimate of the page's shingle F1 against what a
+//! person would call its main content (SPEC's measure, 0 to 1): a
+//! logistic function of a few page-level signals of the selection,
+//! fitted to the F1 the extractions really had on the twelve dev folders.
+//! It is *calibrated*: of the pages given about 0.8, the mean F1 is
+//! about 0.8. `docs/RESULTS.md` has the reliability table, measured
+//! honestly: `auto`'s signals come from models that never saw the page's
+//! folder (leave-one-folder-out), and the weights of each folder's
+//! figures were fitted on the other eleven folders
+//! (`scripts/fit_confidence.py`, from `unchaff eval --pages`).
+//!
+//! * For `auto` ([`AutoSignals`]): how sure the model was of what it kept
+//!   and of what it dropped, how much of the page was borderline, how
+//!   much text it kept and whether it had to fall back.
+//! * For every other algorithm, and for `--include` selections
+//!   ([`GenericSignals`]): the selection's size, its share of the page's
+//!   text and its share of link text. These weights were fitted on
+//!   `cetd-tpc`'s extractions; for the other algorithms the number is the
+//!   same heuristic, not calibrated for them.
+
+use serde::Serialize;
+
+/// `auto`'s page-level signals ([`AUTO_NAMES`] order).
+pub type AutoSignals = [f32; AUTO_N];
+
+/// The signals of any selection ([`GENERIC_NAMES`] order).
+pub type GenericSignals = [f32; GENERIC_N];
+
+/// Number of [`AutoSignals`].
+pub const AUTO_N: usize = AUTO_NAMES.len();
+
+/// Number of [`GenericSignals`].
+pub const GENERIC_N: usize = GENERIC_NAMES.len();
+
+/// What each of [`AutoSignals`] is.
+pub const AUTO_NAMES: [&str; 7] = [
+    // Mean probability of the kept blocks, weighted by their characters.
+    "kept_p",
+    // Mean probability of the dropped blocks, weighted alike.
+    "dropped_p",
+    // Share of the page's characters in blocks the model was unsure of
+    // (probability between BORDER_LOW and BORDER_HIGH).
+    "borderline",
+    // ln(1 + characters kept).
+    "log_kept",
+    // Share of the page's characters kept.
+    "kept_share",
+    // 1 when the relaxed selection was taken (the model kept little).
+    "relaxed",
+    // 1 when CETD-TPC's block was taken (the last resort).
+    "last_resort",
+];
+
+/// What each of [`GenericSignals`] is.
+pub const GENERIC_NAMES: [&str; 3] = [
+    // ln(1 + characters of the text).
+    "log_kept",
+    // The text's share of the page's characters.
+    "kept_share",
+    // Share of the selection's characters in links.
+    "link_share",
+];
+
+/// A block's probability above this and below [`BORDER_HIGH`] is one the
+/// model was unsure of: the middle fifth of the scale around the
+/// threshold's usual 0.5, where held out a block is as often right as
+/// wrong.
+pub const BORDER_LOW: f32 = 0.3;
+
+/// See [`BORDER_LOW`].
+pub const BORDER_HIGH: f32 = 0.7;
+
+/// The page-level signals an extraction's confidence came from.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+#[serde(tag = "kind", content = "values", rename_all = "lowercase")]
+pub enum Signals {
+    /// No confidence was computed (never the case of a finished
+    /// extraction).
+    #[default]
+    None,
+    /// `auto`'s.
+    Auto(AutoSignals),
+    /// Any other selection's.
+    Generic(GenericSignals),
+}
+
+/// The logistic weights of [`AutoSignals`], then the intercept; fitted by
+/// `scripts/fit_confidence.py` on the held-out (LOFO) extractions of the
+/// twelve dev folders.
+pub const AUTO_WEIGHTS: [f32; AUTO_N + 1] = [2.0, -1.0, -2.0, 0.3, 0.5, -1.0, -1.5, -0.5];
+
+/// The logistic weights of [`GenericSignals`], then the intercept; fitted
+/// by `scripts/fit_confidence.py` on `cetd-tpc`'s extractions of the
+/// twelve dev folders.
+pub const GENERIC_WEIGHTS: [f32; GENERIC_N + 1] = [0.3, 0.5, -2.0, -0.5];
+
+/// The confidence of signals: a number from 0 to 1 (0 for
+/// [`Signals::None`]).
+pub fn confidence(s: &Signals) -> f32 {
+    match s {
+        Signals::None => 0.0,
+        Signals::Auto(x) => logistic(x, &AUTO_WEIGHTS),
+        Signals::Generic(x) => logistic(x, &GENERIC_WEIGHTS),
+    }
+}
+
+fn logistic(x: &[f32], w: &[f32]) -> f32 {
+    let (bias, w) = w.split_last().expect("weights end with the intercept");
+    let m: f32 = x.iter().zip(w).map(|(a, b)| a * b).sum::<f32>() + bias;
+    let p = 1.0 / (1.0 + (-m).exp());
+    if p.is_finite() { p } else { 0.0 }
+}
+
+/// The signals of any selection: the rendered text's characters
+/// (`text_chars`, white space excluded), the page's, and the selection's
+/// characters and link characters (as [`crate::annotate::NodeStats`]
+/// counts them).
+pub fn generic_signals(
+    text_chars: u32,
+    page_chars: u32,
+    sel_chars: u32,
+    sel_link_chars: u32,
+) -> Signals {
+    let share = |a: u32, b: u32| {
+        if b == 0 {
+            0.0
+        } else {
+            (a as f32 / b as f32).min(1.0)
+        }
+    };
+    Signals::Generic([
+        (1.0 + text_chars as f32).ln(),
+        share(text_chars, page_chars),
+        share(sel_link_chars, sel_chars),
+    ])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn more_and_surer_text_is_trusted_more() {
+        let sure = Signals::Auto([0.95, 0.02, 0.01, 8.0, 0.6, 0.0, 0.0]);
+        let unsure = Signals::Auto([0.6, 0.2, 0.4, 8.0, 0.6, 0.0, 0.0]);
+        let fell_back = Signals::Auto([0.95, 0.02, 0.01, 8.0, 0.6, 0.0, 1.0]);
+        let (a, b, c) = (
+            confidence(&sure),
+            confidence(&unsure),
+            confidence(&fell_back),
+        );
+        assert!(a > b && a > c, "{a} {b} {c}");
+        for v in [a, b, c] {
+            assert!((0.0..=1.0).contains(&v));
+        }
+        let long = generic_signals(3000, 5000, 3000, 100);
+        let links = generic_signals(3000, 5000, 3000, 2500);
+        let none = generic_signals(0, 5000, 0, 0);
+        assert!(confidence(&long) > confidence(&links));
+        assert!(confidence(&long) > confidence(&none));
+        assert_eq!(confidence(&Signals::None), 0.0);
+    }
+}
