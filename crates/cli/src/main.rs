@@ -233,6 +233,10 @@ struct EvalArgs {
     /// --compare: a page's shingle F1 must move by more than this to be listed.
     #[arg(long, value_name = "F1", default_value_t = DEFAULT_MIN_DELTA, requires = "compare")]
     min_delta: f64,
+    /// Write one JSON line a page to FILE: folder, id, shingle F1, confidence and its signals,
+    /// page type and its signals (for calibrating them: scripts/fit_confidence.py).
+    #[arg(long, value_name = "FILE")]
+    pages: Option<PathBuf>,
 }
 
 /// Default of `eval --min-delta`: one point of shingle F1. Smaller moves are
@@ -636,7 +640,15 @@ fn threads_error(n: usize, e: rayon::ThreadPoolBuildError) -> String {
 fn cmd_eval(a: EvalArgs) -> CliResult {
     let mut opts = options(&a.alg)?;
     opts.templates = a.templates.clone();
+    // The page type comes with the metadata.
+    opts.metadata = a.pages.is_some();
     let extractor = Extractor::new(&opts)?;
+    let mut pages_out = match &a.pages {
+        Some(p) => Some(std::io::BufWriter::new(
+            std::fs::File::create(p).map_err(|e| format!("--pages {}: {e}", p.display()))?,
+        )),
+        None => None,
+    };
     let filters: Vec<Filter> = a
         .filter
         .iter()
@@ -662,8 +674,9 @@ fn cmd_eval(a: EvalArgs) -> CliResult {
         if ds.pages.is_empty() {
             continue;
         }
-        type PageResult = Result<(String, Option<LeafCounts>), String>;
+        type PageResult = Result<(String, Option<LeafCounts>, serde_json::Value), String>;
         let bar = progress(ds.pages.len(), &ds.name);
+        let pages_wanted = pages_out.is_some();
         let outputs: Vec<(String, PageResult)> = with_threads(a.threads, || {
             ds.pages
                 .par_iter()
@@ -682,12 +695,22 @@ fn cmd_eval(a: EvalArgs) -> CliResult {
                                 false => None,
                             };
                             let input = Input::new(&b).with_url(site.as_deref());
+                            let info = |x: &unchaff::Extraction| match pages_wanted {
+                                true => serde_json::json!({
+                                    "confidence": x.confidence,
+                                    "signals": x.signals,
+                                    "page_type": x.page_type,
+                                    "page_signals": x.page_signals,
+                                }),
+                                false => serde_json::Value::Null,
+                            };
                             match gold {
                                 Some(g) => extractor
                                     .extract_with(input, |i| inspection_counts(i, &g))
-                                    .map(|(x, c)| (x.text, Some(c))),
-                                None => extractor.extract(input).map(|x| (x.text, None)),
+                                    .map(|(x, c)| (info(&x), x.text, Some(c))),
+                                None => extractor.extract(input).map(|x| (info(&x), x.text, None)),
                             }
+                            .map(|(i, t, c)| (t, c, i))
                             .map_err(|e| e.to_string())
                         });
                     (p.id.clone(), r)
@@ -697,11 +720,13 @@ fn cmd_eval(a: EvalArgs) -> CliResult {
         bar.finish_and_clear();
         let mut preds = HashMap::with_capacity(outputs.len());
         let mut leaf_pages = Vec::new();
+        let mut infos = HashMap::new();
         for (id, r) in outputs {
             match r {
-                Ok((t, leaves)) => {
-                    preds.insert(id, t);
+                Ok((t, leaves, info)) => {
+                    preds.insert(id.clone(), t);
                     leaf_pages.extend(leaves.map(|c| c.prf()));
+                    infos.insert(id, info);
                 }
                 Err(e) => {
                     errors_total += 1;
@@ -731,6 +756,27 @@ fn cmd_eval(a: EvalArgs) -> CliResult {
             leaf_rows.push((ds.name.clone(), leaf_pages));
         }
         let row = with_threads(a.threads, || report::score_folder(&ds, &preds))??;
+        if let Some(out) = pages_out.as_mut() {
+            for ps in &row.page_scores {
+                let label = ds
+                    .pages
+                    .iter()
+                    .find(|p| p.id == ps.id)
+                    .and_then(|p| p.field("page_type"));
+                let mut v = serde_json::json!({
+                    "folder": ds.name,
+                    "id": ps.id,
+                    "f1": ps.shingle_f1,
+                    "label": label,
+                });
+                if let (Some(o), Some(serde_json::Value::Object(i))) =
+                    (v.as_object_mut(), infos.remove(&ps.id))
+                {
+                    o.extend(i);
+                }
+                writeln!(out, "{v}")?;
+            }
+        }
         if let Some(old) = baseline {
             // Only the pages the baseline saved: a page it lacks is not a 0.
             let mut base_ds = ds.clone();
@@ -748,6 +794,9 @@ fn cmd_eval(a: EvalArgs) -> CliResult {
     }
     if rows.is_empty() {
         return Err("no pages to evaluate (check the folders and --filter)".into());
+    }
+    if let Some(mut out) = pages_out {
+        out.flush()?;
     }
     println!("algorithm: {}", extractor.method());
     print_table(&rows, a.markdown);
