@@ -4,6 +4,7 @@
 mod batch;
 mod fetch;
 mod serve;
+mod structure;
 
 use std::collections::HashMap;
 use std::io::Write;
@@ -59,6 +60,9 @@ enum Command {
     Serve(serve::ServeArgs),
     /// Write an HTML report of why each block of a page was kept or dropped.
     Explain(serve::ExplainArgs),
+    /// The structure benchmark: generate pages of known structure, survey real ones, score Markdown per construct.
+    #[command(subcommand)]
+    Structure(structure::StructureCommand),
 }
 
 #[derive(Args)]
@@ -380,6 +384,7 @@ fn main() -> ExitCode {
         Command::Templates(TemplatesCommand::Show(a)) => cmd_templates_show(a),
         Command::Serve(a) => serve::run_serve(a),
         Command::Explain(a) => serve::run_explain(a),
+        Command::Structure(c) => structure::run(c),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -112,12 +112,12 @@ fn has_class(dom: &Dom, id: NodeId, class: &str) -> bool {
         .is_some_and(|c| c.split_ascii_whitespace().any(|t| t == class))
 }
 
-/// Whether any class token of `id` is one of `classes`.
+/// Whether any class token of `id` is one of `classes` (exactly: the
+/// renderers' class names have their case, and a page's own `mathjax`
+/// class on an abstract is not MathJax's output).
 fn has_any_class(dom: &Dom, id: NodeId, classes: &[&str]) -> bool {
-    dom.attr(id, "class").is_some_and(|c| {
-        c.split_ascii_whitespace()
-            .any(|t| classes.iter().any(|k| t.eq_ignore_ascii_case(k)))
-    })
+    dom.attr(id, "class")
+        .is_some_and(|c| c.split_ascii_whitespace().any(|t| classes.contains(&t)))
 }
 
 /// The classes of the elements MathJax 2 renders beside its source
@@ -140,6 +140,7 @@ const TEX_IMAGES: &[&str] = &[
     "mwe-math-fallback-image-display",
     "latex",
     "tex",
+    "LaTeX",
 ];
 
 /// Finds the formulas under `root` (a pre-order walk that does not enter
@@ -226,14 +227,14 @@ fn collect(
         doomed.extend(frames);
         doomed.extend(previews);
     } else {
+        // No source: a rendered copy's assistive MathML is the formula;
+        // anything else stays as the page has it.
         for f in frames {
             let display = has_any_class(dom, f, &["MathJax_Display", "MJXc-display"])
                 || dom
                     .children(f)
                     .any(|c| has_any_class(dom, c, &["MathJax_Display", "MJXc-display"]));
-            if !wrapped(dom, f, display, found) {
-                doomed.push(f);
-            }
+            wrapped(dom, f, display, found);
         }
     }
 }
@@ -924,6 +925,20 @@ mod tests {
         assert_eq!(one(wiki), ("inline".into(), "E=mc^{2}".into()));
         let img_only = "<p><img class=latex src=l.png alt=\"a^2+b^2\"></p>";
         assert_eq!(one(img_only), ("inline".into(), "a^2+b^2".into()));
+    }
+
+    #[test]
+    fn a_pages_own_mathjax_class_is_not_mathjax_output() {
+        // arXiv marks its abstract `mathjax` (for the typesetter to find):
+        // it is the content, not a rendered copy.
+        let html = "<blockquote class=\"abstract mathjax\">Abstract: merging models \
+                    with $x$ in it.</blockquote><div class=MathJax>rendered, no source</div>";
+        let mut dom = parse(html);
+        let body = dom.body().unwrap();
+        rewrite(&mut dom, body);
+        let text: String = dom.descendants(body).filter_map(|n| dom.text_of(n)).collect();
+        assert!(text.contains("Abstract: merging models"), "{text}");
+        assert!(text.contains("rendered, no source"), "{text}");
     }
 
     #[test]

@@ -154,7 +154,18 @@ struct CellStats {
     id: NodeId,
     chars: usize,
     blocks: usize,
-    code: bool,
+    /// Holds a `pre`; holds blocks of prose (paragraphs, lists, headings,
+    /// tables); names code in its class.
+    pre: bool,
+    prose: bool,
+    code_class: bool,
+}
+
+impl CellStats {
+    /// Whether the cell holds a code listing and nothing else.
+    fn is_code(&self) -> bool {
+        self.code_class || (self.pre && !self.prose)
+    }
 }
 
 /// Decides `top` and every table inside it: one walk with a stack of
@@ -169,6 +180,9 @@ fn classify(dom: &Dom, top: NodeId, map: &mut FxHashMap<NodeId, Role>) {
                     Tag::TABLE => {
                         if let Some(t) = tables.last_mut() {
                             t.nested = true;
+                        }
+                        if let Some((_, c)) = cells.last_mut() {
+                            c.prose = true;
                         }
                         tables.push(TableStats {
                             id,
@@ -207,7 +221,9 @@ fn classify(dom: &Dom, top: NodeId, map: &mut FxHashMap<NodeId, Role>) {
                                     id,
                                     chars: 0,
                                     blocks: 0,
-                                    code: class_matches(dom, id, CODE_CELL_CLASSES, false),
+                                    pre: false,
+                                    prose: false,
+                                    code_class: class_matches(dom, id, CODE_CELL_CLASSES, false),
                                 },
                             ));
                         }
@@ -221,9 +237,12 @@ fn classify(dom: &Dom, top: NodeId, map: &mut FxHashMap<NodeId, Role>) {
                             {
                                 t.heading = true;
                             }
-                            if tag == Tag::PRE {
-                                c.code = true;
-                            }
+                            c.pre |= tag == Tag::PRE;
+                            c.prose |= tag.is_heading()
+                                || matches!(
+                                    tag,
+                                    Tag::P | Tag::UL | Tag::OL | Tag::BLOCKQUOTE | Tag::DL
+                                );
                             if matches!(
                                 tag,
                                 Tag::P | Tag::UL | Tag::OL | Tag::BLOCKQUOTE | Tag::PRE | Tag::DL
@@ -254,7 +273,7 @@ fn classify(dom: &Dom, top: NodeId, map: &mut FxHashMap<NodeId, Role>) {
                         t.most_blocks = t.most_blocks.max(c.blocks);
                         if t.cells_in_row <= 2 && is_gutter(dom, c.id) {
                             t.row_gutter = true;
-                        } else if c.code {
+                        } else if c.is_code() {
                             t.row_code = true;
                         }
                     }
@@ -285,10 +304,7 @@ fn classify(dom: &Dom, top: NodeId, map: &mut FxHashMap<NodeId, Role>) {
 /// A table's role from its counts (module docs).
 fn decide(dom: &Dom, t: &TableStats) -> Role {
     let code_class = class_matches(dom, t.id, CODE_TABLE_CLASSES, false);
-    if t.code_rows > 0 && t.other_rows == 0 {
-        return Role::Code;
-    }
-    if code_class && t.code_rows > 0 {
+    if t.code_rows > 0 && (t.other_rows == 0 || code_class) && !t.nested && !t.heading {
         return Role::Code;
     }
     let presentation = dom
@@ -448,6 +464,13 @@ mod tests {
         ] {
             assert_eq!(roles(code), [Role::Code], "{code}");
         }
+        // A layout of a spacer cell beside the article, which holds some
+        // code among its prose, is no code listing.
+        assert_eq!(
+            roles("<table><tr><td width=40><img src=s.gif></td><td><h1>T</h1><p>prose</p>\
+                   <pre>code</pre><p>more</p></td></tr></table>"),
+            [Role::Layout]
+        );
         // A first column of numbers beside values is data.
         assert_eq!(
             roles(
