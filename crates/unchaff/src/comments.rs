@@ -46,7 +46,6 @@ pub const AUTHOR_MAX_CHARS: usize = 80;
 /// the notes and prompts around it (`comment-notes`, `logged-in-as`,
 /// `must-log-in`, `form-allowed-tags`), a closed section (`nocomments`).
 pub const CHROME_MARKS: &[&str] = &[
-    "respond",
     "comment-form",
     "commentform",
     "reply-form",
@@ -62,6 +61,11 @@ pub const CHROME_MARKS: &[&str] = &[
     "comment-policy",
     "comment-subscription",
 ];
+
+/// Class and id words that mark the chrome only as a whole word, or as
+/// the last part of one (`respond`, `comment-respond`): a documentation
+/// page's section `respond-to-review-comments` is content.
+pub const CHROME_WORDS: &[&str] = &["respond"];
 
 /// How the chrome's own sentences begin (lower case): the prompts of a
 /// reply form, log-in requests, formatting help, a closed section.
@@ -98,18 +102,24 @@ pub const CHROME_OPENINGS: &[&str] = &[
 const OPENING_CHARS: usize = 64;
 
 /// Whether the block at `node` is comment-section chrome: inside an
-/// element marked as such ([`CHROME_MARKS`]), or a `<form>`, or text that
-/// opens like it ([`CHROME_OPENINGS`]).
+/// element marked as such ([`CHROME_MARKS`]), or text that opens like it
+/// ([`CHROME_OPENINGS`]). (Being in a `<form>` says nothing: forum
+/// software wraps whole threads in its moderation form.)
 pub fn is_chrome(dom: &Dom, node: NodeId) -> bool {
     let mut n = node;
     for _ in 0..LOOKUP {
-        if dom.is(n, Tag::FORM) || dom.is(n, Tag::TEXTAREA) {
-            return true;
-        }
         for a in ["class", "id"] {
             if let Some(v) = dom.attr(n, a) {
                 let v = v.to_ascii_lowercase();
-                if CHROME_MARKS.iter().any(|m| v.contains(m)) {
+                let word = |t: &str| {
+                    CHROME_WORDS.iter().any(|w| {
+                        t.strip_suffix(w)
+                            .is_some_and(|rest| rest.is_empty() || rest.ends_with(['-', '_']))
+                    })
+                };
+                if CHROME_MARKS.iter().any(|m| v.contains(m))
+                    || v.split_ascii_whitespace().any(word)
+                {
                     return true;
                 }
             }
@@ -338,7 +348,9 @@ mod tests {
         <div class=comment-content><p>A reply to Ann.</p></div></article></li></ol></li>\
         <li class='comment odd'><div><p>No author marked.</p></div></li></ol>\
         <div id=respond><h3 id=reply-title>Leave a Reply</h3><p class=must-log-in>You must be logged in.</p></div>\
-        <div><p>Comments are closed.</p></div>";
+        <div class=comment-respond><p>Your name here, please.</p></div>\
+        <div><p>Comments are closed.</p></div>\
+        <section id=respond-to-review-comments><p>Respond to those comments politely.</p></section>";
 
     #[test]
     fn comments_are_grouped_with_their_authors() {
@@ -367,7 +379,7 @@ mod tests {
         ] {
             assert!(is_chrome(&dom, node_with(&dom, t)), "{t}");
         }
-        for t in ["First comment", "A reply", "No author"] {
+        for t in ["First comment", "A reply", "No author", "Respond to those"] {
             assert!(!is_chrome(&dom, node_with(&dom, t)), "{t}");
         }
     }
