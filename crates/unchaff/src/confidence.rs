@@ -89,23 +89,73 @@ pub enum Signals {
     Generic(GenericSignals),
 }
 
-/// The logistic weights of [`AutoSignals`], then the intercept; fitted by
-/// `scripts/fit_confidence.py` on the held-out (LOFO) extractions of the
-/// twelve dev folders.
-pub const AUTO_WEIGHTS: [f32; AUTO_N + 1] = [2.0, -1.0, -2.0, 0.3, 0.5, -1.0, -1.5, -0.5];
+/// Terms the auto weights apply to: the signals, then the curves of
+/// [`expand_auto`].
+pub const AUTO_TERMS: usize = AUTO_N + 6;
 
-/// The logistic weights of [`GenericSignals`], then the intercept; fitted
-/// by `scripts/fit_confidence.py` on `cetd-tpc`'s extractions of the
-/// twelve dev folders.
-pub const GENERIC_WEIGHTS: [f32; GENERIC_N + 1] = [0.3, 0.5, -2.0, -0.5];
+/// Terms the generic weights apply to ([`expand_generic`]).
+pub const GENERIC_TERMS: usize = GENERIC_N + 4;
+
+/// The logistic weights of [`expand_auto`]'s terms, then the intercept;
+/// fitted by `scripts/fit_confidence.py` on the held-out (LOFO)
+/// extractions of the twelve dev folders (5,900 pages, each folder
+/// weighing the same).
+pub const AUTO_WEIGHTS: [f32; AUTO_TERMS + 1] = [
+    0.0982, -1.6613, -1.8806, 0.1848, 1.0529, 0.4783, 0.9725, 3.3401, -0.2595, 0.3276, 2.0336,
+    -1.9564, 2.1636, -2.0273,
+];
+
+/// The logistic weights of [`expand_generic`]'s terms, then the
+/// intercept; fitted by `scripts/fit_confidence.py` on `cetd-tpc`'s
+/// extractions of the twelve dev folders.
+pub const GENERIC_WEIGHTS: [f32; GENERIC_TERMS + 1] = [
+    0.9920, 4.9129, -6.8138, -2.2251, 1.5463, 2.5458, -3.6612, -2.6866,
+];
+
+/// `auto`'s signals and the curves the fit found them to need: how sure
+/// of the kept blocks squared (a page the model is sure of throughout
+/// is surer than the mean says), the kept share squared, whether nothing
+/// was kept, and the relaxed selection's kept share, size and certainty
+/// (a relaxed selection that still took much of the page, surely, is
+/// mostly right). `scripts/fit_confidence.py` computes the same terms.
+pub fn expand_auto(x: &AutoSignals) -> [f32; AUTO_TERMS] {
+    let [kp, _dp, _bl, lk, ks, rel, _lr] = *x;
+    let mut t = [0.0; AUTO_TERMS];
+    t[..AUTO_N].copy_from_slice(x);
+    t[AUTO_N..].copy_from_slice(&[
+        kp * kp,
+        ks * ks,
+        if lk == 0.0 { 1.0 } else { 0.0 },
+        rel * ks,
+        rel * lk / 7.0,
+        rel * kp,
+    ]);
+    t
+}
+
+/// The generic signals and their curves: the text's share squared,
+/// whether the text is empty, the link share squared and the size
+/// squared (scaled).
+pub fn expand_generic(x: &GenericSignals) -> [f32; GENERIC_TERMS] {
+    let [lk, ks, ls] = *x;
+    [
+        lk,
+        ks,
+        ls,
+        ks * ks,
+        if lk == 0.0 { 1.0 } else { 0.0 },
+        ls * ls,
+        lk * lk / 50.0,
+    ]
+}
 
 /// The confidence of signals: a number from 0 to 1 (0 for
 /// [`Signals::None`]).
 pub fn confidence(s: &Signals) -> f32 {
     match s {
         Signals::None => 0.0,
-        Signals::Auto(x) => logistic(x, &AUTO_WEIGHTS),
-        Signals::Generic(x) => logistic(x, &GENERIC_WEIGHTS),
+        Signals::Auto(x) => logistic(&expand_auto(x), &AUTO_WEIGHTS),
+        Signals::Generic(x) => logistic(&expand_generic(x), &GENERIC_WEIGHTS),
     }
 }
 
@@ -148,11 +198,12 @@ mod tests {
     fn more_and_surer_text_is_trusted_more() {
         let sure = Signals::Auto([0.95, 0.02, 0.01, 8.0, 0.6, 0.0, 0.0]);
         let unsure = Signals::Auto([0.6, 0.2, 0.4, 8.0, 0.6, 0.0, 0.0]);
-        let fell_back = Signals::Auto([0.95, 0.02, 0.01, 8.0, 0.6, 0.0, 1.0]);
+        // Nothing kept, the model sure the page held nothing.
+        let empty = Signals::Auto([0.0, 0.1, 0.0, 0.0, 0.0, 0.0, 0.0]);
         let (a, b, c) = (
             confidence(&sure),
             confidence(&unsure),
-            confidence(&fell_back),
+            confidence(&empty),
         );
         assert!(a > b && a > c, "{a} {b} {c}");
         for v in [a, b, c] {

@@ -536,9 +536,11 @@ impl Extractor {
             metadata::detect_language(&mut meta, &text);
         }
         let text_chars = text.chars().filter(|c| !c.is_whitespace()).count() as u32;
-        let signals = match selection.confidence {
-            Some(a) => Signals::Auto(a),
-            None => confidence::generic_signals(text_chars, page_chars, sel_chars, sel_links),
+        // The page's summary standing in for an empty selection is read
+        // as any selection is.
+        let signals = match (selection.confidence, &summary) {
+            (Some(a), None) => Signals::Auto(a),
+            _ => confidence::generic_signals(text_chars, page_chars, sel_chars, sel_links),
         };
         let confidence = confidence::confidence(&signals);
         let page_type = page_signals.as_ref().map(pagetype::classify);

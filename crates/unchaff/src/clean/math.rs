@@ -936,7 +936,10 @@ mod tests {
         let mut dom = parse(html);
         let body = dom.body().unwrap();
         rewrite(&mut dom, body);
-        let text: String = dom.descendants(body).filter_map(|n| dom.text_of(n)).collect();
+        let text: String = dom
+            .descendants(body)
+            .filter_map(|n| dom.text_of(n))
+            .collect();
         assert!(text.contains("Abstract: merging models"), "{text}");
         assert!(text.contains("rendered, no source"), "{text}");
     }

@@ -467,8 +467,10 @@ mod tests {
         // A layout of a spacer cell beside the article, which holds some
         // code among its prose, is no code listing.
         assert_eq!(
-            roles("<table><tr><td width=40><img src=s.gif></td><td><h1>T</h1><p>prose</p>\
-                   <pre>code</pre><p>more</p></td></tr></table>"),
+            roles(
+                "<table><tr><td width=40><img src=s.gif></td><td><h1>T</h1><p>prose</p>\
+                   <pre>code</pre><p>more</p></td></tr></table>"
+            ),
             [Role::Layout]
         );
         // A first column of numbers beside values is data.
