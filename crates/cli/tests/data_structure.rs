@@ -35,10 +35,6 @@ const LISTED: usize = 20;
     unchaff_no_data,
     ignore = "needs the dev datasets (../shared/data or $UNCHAFF_DATA): absent when built"
 )]
-#[cfg_attr(
-    not(unchaff_no_data),
-    ignore = "fails until the renderer ends a table in a list item with a blank line (wcxb-dev 0242, 1657, 4601, 4654, 4864, 4893: 31 of 1,272 tables ragged) and closes the fence of a <pre> holding headings (cleaneval-en-final 91), measured 2026-11-26; run with --ignored"
-)]
 fn markdown_tables_are_rectangular_and_fences_closed() {
     let root = common::data_root();
     let opts = Options::new().with_format(Format::Markdown);

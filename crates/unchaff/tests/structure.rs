@@ -233,7 +233,9 @@ fn figures_and_lazy_images_come_with_images_on() {
 fn sub_sup_permalinks_and_the_title_heading() {
     let body = "<h2 id=use>Usage<a class=headerlink href=\"#use\" title=\"Permalink\">¶</a></h2>\
                 <p>Water is H<sub>2</sub>O and energy mc<sup>2</sup>, as the textbooks say at length.</p>\
-                <h3><a href=\"#x\" class=anchor>§</a>Details</h3><p>More prose about details here.</p>";
+                <h3><a href=\"#x\" class=anchor>§</a>Details</h3><p>More prose about details here.</p>\
+                <h2>History<span class=mw-editsection><span>[</span><a href=\"/w?action=edit\">edit</a><span>]</span></span></h2>\
+                <p>The history of the subject is long, and this paragraph tells some of it.</p>";
     let out = md(body);
     assert!(out.starts_with("# Notes on things\n\n"), "{out}");
     assert_eq!(out.matches("# Notes on things").count(), 1, "{out}");
@@ -243,6 +245,7 @@ fn sub_sup_permalinks_and_the_title_heading() {
         out.contains("H<sub>2</sub>O and energy mc<sup>2</sup>"),
         "{out}"
     );
+    assert!(out.contains("## History\n"), "{out}");
     let text = extract(&page(body), Format::Text, Method::Auto, false);
     assert!(text.contains("Usage\n") && !text.contains('¶'), "{text}");
     // The heading comes from the title when the content has none.

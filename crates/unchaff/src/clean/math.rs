@@ -5,7 +5,7 @@
 //! readers with spans of glyphs that are `aria-hidden`, an encyclopedia
 //! hides its MathML with `display: none` and shows an image whose `alt`
 //! holds the TeX, and pages typeset on the client keep `\(…\)` in their
-//! text. Before anything is removed, [`rewrite`] turns each formula, in
+//! text. Before anything is removed, `rewrite` turns each formula, in
 //! whichever of these forms, into one element
 //!
 //! ```text
@@ -14,13 +14,13 @@
 //!
 //! in the formula's place: the writers print the TeX (between `$` or `$$`
 //! in Markdown), and the HTML writer the page's MathML where there was
-//! one ([`Dom::math_sources`]).
+//! one (`Dom::math_sources`).
 //!
 //! The TeX is the formula's own where the page has it (a TeX annotation,
 //! the MathJax source, the fallback image's `alt`, the `alttext`), else a
-//! conversion of the MathML ([`mathml_to_tex`]) element by element.
+//! conversion of the MathML (`mathml_to_tex`) element by element.
 
-use aho_corasick::AhoCorasick;
+use memchr::memmem;
 use std::sync::OnceLock;
 
 use super::next_preorder;
@@ -46,17 +46,41 @@ pub const MAX_RAW_TEX: usize = 2_000;
 /// is not walked at all.
 const MARKERS: &[&str] = &["katex", "MathJax", "mwe-math", "math/tex", "latex", "mjx-"];
 
-fn markers() -> &'static AhoCorasick {
-    static M: OnceLock<AhoCorasick> = OnceLock::new();
-    M.get_or_init(|| AhoCorasick::new(MARKERS).expect("fixed patterns build"))
-}
-
 /// Raw delimiters of client-side typesetting, searched in the page's text.
 const RAW_OPENERS: &[&str] = &["\\(", "\\[", "$$"];
 
-fn raw_openers() -> &'static AhoCorasick {
-    static M: OnceLock<AhoCorasick> = OnceLock::new();
-    M.get_or_init(|| AhoCorasick::new(RAW_OPENERS).expect("fixed patterns build"))
+/// Searchers for `needles`, built once: a SIMD substring search a needle
+/// is many times cheaper over a page's attributes than one automaton of
+/// them all (whose prefilter fires on every "mat" and "lat").
+fn finders(needles: &'static [&'static str]) -> Vec<memmem::Finder<'static>> {
+    needles
+        .iter()
+        .map(|n| memmem::Finder::new(n.as_bytes()))
+        .collect()
+}
+
+fn markers() -> &'static [memmem::Finder<'static>] {
+    static M: OnceLock<Vec<memmem::Finder<'static>>> = OnceLock::new();
+    M.get_or_init(|| finders(MARKERS))
+}
+
+fn raw_openers() -> &'static [memmem::Finder<'static>] {
+    static M: OnceLock<Vec<memmem::Finder<'static>>> = OnceLock::new();
+    M.get_or_init(|| finders(RAW_OPENERS))
+}
+
+/// Whether `hay` holds any of the `finders`' needles.
+fn holds_any(finders: &[memmem::Finder<'_>], hay: &str) -> bool {
+    finders.iter().any(|f| f.find(hay.as_bytes()).is_some())
+}
+
+/// The first raw opener in `hay`: its offset and which it is.
+fn first_opener(hay: &str) -> Option<(usize, &'static str)> {
+    raw_openers()
+        .iter()
+        .zip(RAW_OPENERS)
+        .filter_map(|(f, &o)| f.find(hay.as_bytes()).map(|at| (at, o)))
+        .min_by_key(|&(at, _)| at)
 }
 
 /// One formula found: the element it replaces, its TeX, how it is shown,
@@ -75,8 +99,8 @@ pub(crate) fn rewrite(dom: &mut Dom, root: NodeId) -> usize {
         NodeKind::Element(e) => e.tag == Tag::MATH,
         _ => false,
     });
-    let marked = has_math_element || markers().is_match(&dom.attr_text);
-    let raw = raw_openers().is_match(&dom.text);
+    let marked = has_math_element || holds_any(markers(), &dom.attr_text);
+    let raw = holds_any(raw_openers(), &dom.text);
     if !marked && !raw {
         return 0;
     }
@@ -401,7 +425,7 @@ fn holds_code(tag: Tag) -> bool {
 fn rewrite_raw(dom: &mut Dom, root: NodeId, budget: usize) -> usize {
     let candidates: Vec<NodeId> = dom
         .descendants(root)
-        .filter(|&n| dom.text_of(n).is_some_and(|t| raw_openers().is_match(t)))
+        .filter(|&n| dom.text_of(n).is_some_and(|t| holds_any(raw_openers(), t)))
         .filter(|&n| {
             let mut p = dom.node(n).parent;
             while let Some(a) = p.some() {
@@ -473,10 +497,10 @@ fn split_raw(text: &str) -> Vec<Part<'_>> {
     let mut parts = Vec::new();
     let mut start = 0;
     let mut i = 0;
-    while let Some(m) = raw_openers().find(&text[i..]) {
-        let open = i + m.start();
-        let body = open + 2;
-        let (close, display) = match &text[open..body] {
+    while let Some((at, opener)) = first_opener(&text[i..]) {
+        let open = i + at;
+        let body = open + opener.len();
+        let (close, display) = match opener {
             "\\(" => ("\\)", false),
             "\\[" => ("\\]", true),
             _ => ("$$", true),

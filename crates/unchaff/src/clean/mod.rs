@@ -231,21 +231,34 @@ pub const PERMALINK_MARKS: &[char] = &['¶', '§', '#', '🔗', '⚓', '∞', '�
 
 /// The permalinks of heading `h`: links to a fragment (`href="#…"`) whose
 /// text is only [`PERMALINK_MARKS`] or nothing (Sphinx's and MkDocs'
-/// `headerlink` "¶", rustdoc's "§", a code host's "#"). A link holding the
-/// heading's words stays.
+/// `headerlink` "¶", rustdoc's "§", a code host's "#"), and wikis' edit
+/// links ([`EDIT_LINK_CLASSES`]). A link holding the heading's words stays.
 fn permalinks(dom: &Dom, h: NodeId) -> impl Iterator<Item = NodeId> + '_ {
     dom.descendants(h).filter(move |&a| {
-        dom.is(a, Tag::A)
-            && dom
-                .attr(a, "href")
-                .is_some_and(|r| r.trim_start().starts_with('#'))
-            && dom.descendants(a).filter_map(|n| dom.text_of(n)).all(|t| {
-                t.chars().all(|c| {
-                    c.is_whitespace()
-                        || PERMALINK_MARKS.contains(&c)
-                        || matches!(c, '\u{200b}'..='\u{200f}' | '\u{2060}' | '\u{feff}')
+        is_edit_link(dom, a)
+            || dom.is(a, Tag::A)
+                && dom
+                    .attr(a, "href")
+                    .is_some_and(|r| r.trim_start().starts_with('#'))
+                && dom.descendants(a).filter_map(|n| dom.text_of(n)).all(|t| {
+                    t.chars().all(|c| {
+                        c.is_whitespace()
+                            || PERMALINK_MARKS.contains(&c)
+                            || matches!(c, '\u{200b}'..='\u{200f}' | '\u{2060}' | '\u{feff}')
+                    })
                 })
-            })
+    })
+}
+
+/// Class names of a heading's "\[edit\]" link to its section's editor
+/// (MediaWiki's, which the encyclopedias and most wikis run).
+pub const EDIT_LINK_CLASSES: &[&str] = &["mw-editsection", "editsection"];
+
+/// Whether `id` is a heading's edit link ([`EDIT_LINK_CLASSES`]).
+fn is_edit_link(dom: &Dom, id: NodeId) -> bool {
+    dom.attr(id, "class").is_some_and(|c| {
+        c.split_ascii_whitespace()
+            .any(|t| EDIT_LINK_CLASSES.contains(&t))
     })
 }
 

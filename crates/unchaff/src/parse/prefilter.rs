@@ -531,8 +531,11 @@ impl DepthLimit {
 /// MathJax's TeX sources (`math/tex`, read as formulas by
 /// [`crate::clean`]), in any case.
 fn is_read_script(tag: &[u8]) -> bool {
-    tag.windows(7)
-        .any(|w| w.eq_ignore_ascii_case(b"ld+json") || w.eq_ignore_ascii_case(b"math/te"))
+    tag.windows(7).any(|w| match w[0] | 0x20 {
+        b'l' => w.eq_ignore_ascii_case(b"ld+json"),
+        b'm' => w.eq_ignore_ascii_case(b"math/te"),
+        _ => false,
+    })
 }
 
 /// `html` without the bodies of script, style and noscript elements (but

@@ -375,8 +375,11 @@ pub(crate) fn with_figures(dom: &Dom, root: NodeId, selection: &Selection) -> Se
             continue;
         }
         let between = at > first && at < last && within(img, inner);
+        // (A figure whose caption is the first selected text ends after
+        // it: no text between them.)
         let lead = at < first
-            && o.text_before[first as usize] - o.text_before[o.leave[unit.index()] as usize]
+            && o.text_before[first as usize]
+                .saturating_sub(o.text_before[o.leave[unit.index()] as usize])
                 <= LEAD_GAP_CHARS as u32;
         if !(between || lead) {
             continue;
@@ -399,8 +402,12 @@ pub(crate) fn with_figures(dom: &Dom, root: NodeId, selection: &Selection) -> Se
             true => o.text[unit.index()],
             false => 0,
         };
+        // (A figure right in the selection's container has no block of
+        // its own to be a teaser in.)
         let loose = match block.some() {
-            Some(b) if b != outer => o.unselected[b.index()].saturating_sub(caption),
+            Some(b) if b != outer && !within(inner, b) => {
+                o.unselected[b.index()].saturating_sub(caption)
+            }
             _ => 0,
         };
         if loose as usize <= TEASER_CHARS {
@@ -413,6 +420,51 @@ pub(crate) fn with_figures(dom: &Dom, root: NodeId, selection: &Selection) -> Se
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The images `with_figures` adds when the blocks whose text starts
+    /// with one of `kept` are selected.
+    fn added(html: &str, kept: &[&str]) -> Vec<String> {
+        let dom = crate::parse::parse(html);
+        let body = dom.body().unwrap();
+        let nodes: Vec<NodeId> = dom
+            .descendants(body)
+            .filter(|&n| {
+                dom.text_of(n)
+                    .is_some_and(|t| kept.iter().any(|k| t.starts_with(k)))
+            })
+            .collect();
+        let sel = Selection {
+            nodes,
+            ..Selection::default()
+        };
+        let out = with_figures(&dom, body, &sel);
+        out.nodes[sel.nodes.len()..]
+            .iter()
+            .flat_map(|&u| dom.descendants(u))
+            .filter(|&n| dom.is(n, Tag::IMG))
+            .filter_map(|n| dom.attr(n, "src").map(str::to_owned))
+            .collect()
+    }
+
+    #[test]
+    fn figures_beside_the_selection_come_with_it() {
+        let html = "<article><h1>T</h1><figure><img src=lead.jpg><figcaption>Caption of the lead \
+                    picture.</figcaption></figure><p>First paragraph.</p><p><img src=mid.jpg></p>\
+                    <p>Second paragraph.</p><div class=share><img src=x.png></div>\
+                    <div class=card><img src=teaser.jpg><p>Another story: a teaser with a title \
+                    and a summary that goes on for a while, long enough to be more than a caption \
+                    of the picture beside it, which a card of related stories has.</p></div>\
+                    <p>Last paragraph.</p></article><aside><img src=side.jpg></aside>";
+        assert_eq!(
+            added(html, &["First", "Second", "Last"]),
+            ["lead.jpg", "mid.jpg"]
+        );
+        // The lead figure whose caption is the first selected text.
+        assert_eq!(
+            added(html, &["Caption", "First", "Second", "Last"]),
+            ["lead.jpg", "mid.jpg"]
+        );
+    }
 
     #[test]
     fn lazy_images_find_their_source() {

@@ -594,7 +594,19 @@ impl Md<'_> {
         if kept.is_empty() {
             return;
         }
-        w.block(Self::block_break(cx));
+        if let [only] = kept[..] {
+            // One column left of what was selected (the labels of an
+            // infobox whose values went): no table, its cells as lines.
+            for row in rows.iter().filter(|r| !r[only].is_empty()) {
+                w.block(Self::block_break(cx));
+                w.atom(&row[only]);
+            }
+            w.block(Self::block_break(cx));
+            return;
+        }
+        // Blank lines around it, in a list item too: a line right after a
+        // table would be read as one more row of it.
+        w.block(Break::Para);
         w.flush();
         let mut lines = String::new();
         for (i, row) in rows.iter().enumerate() {
@@ -620,7 +632,7 @@ impl Md<'_> {
         }
         w.raw(&lines);
         w.line_has_text = true;
-        w.block(Self::block_break(cx));
+        w.block(Break::Para);
     }
 }
 
@@ -980,6 +992,38 @@ mod tests {
         assert_eq!(
             md("<table><tr><td>x</td><td>y</td></tr><tr><td>1</td><td>2</td></tr></table>"),
             "| x | y |\n| --- | --- |\n| 1 | 2 |"
+        );
+    }
+
+    #[test]
+    fn a_table_left_with_one_column_is_its_cells() {
+        let dom = parse(
+            "<table><tr><th>Field</th><td>Biology</td></tr><tr><th>Born</th><td>1900</td></tr></table>",
+        );
+        let body = dom.body().unwrap();
+        let th: Vec<NodeId> = dom
+            .descendants(body)
+            .filter(|&n| dom.is(n, crate::dom::Tag::TH))
+            .collect();
+        let sel = Selection {
+            nodes: th,
+            ..Selection::default()
+        };
+        assert_eq!(
+            markdown(&dom, body, &sel, None, MarkdownOptions::default()),
+            "Field\n\nBorn"
+        );
+    }
+
+    #[test]
+    fn a_table_in_a_list_item_ends_with_a_blank_line() {
+        // A line right after a table would be one more (ragged) row of it.
+        assert_eq!(
+            md(
+                "<ul><li>An item:<table><tr><th>a</th><th>b</th></tr><tr><td>1</td><td>2</td></tr>\
+                </table>and after.</li></ul>"
+            ),
+            "- An item:\n\n  | a | b |\n  | --- | --- |\n  | 1 | 2 |\n\n  and after."
         );
     }
 

@@ -304,21 +304,19 @@ pub(crate) fn walk<S: Sink>(dom: &Dom, root: NodeId, selection: &Selection, sink
         lists: Vec::new(),
     };
     let mut roles = table::Roles::default();
-    // The elements entered and not yet left, as the sink saw them, and the
-    // roles of the tables among them, innermost last.
-    let mut open: Vec<Element> = Vec::new();
+    // The elements entered and not yet left, as the sink saw them (with
+    // whether a formula was taken in with the text beside it, and how many
+    // selected texts had been written when it was entered), and the roles
+    // of the tables among them, innermost last.
+    let mut open: Vec<(Element, bool, usize)> = Vec::new();
     let mut table_roles: Vec<table::Role> = Vec::new();
     // A subtree left out (a gutter), by its root.
     let mut skipping: Option<NodeId> = None;
     // The node the last step left, if the last step left one (an element
-    // entered next is then its next sibling), and the formulas taken in
-    // with the selected text beside them (parallel to `open`).
+    // entered next is then its next sibling), and whether it had selected
+    // text; the selected texts written so far.
     let mut just_left: Option<(NodeId, bool)> = None;
-    let mut joined: Vec<bool> = Vec::new();
-    // Selected texts written so far, and their count when each open
-    // element was entered: whether a node left had selected text.
     let mut texts_written = 0usize;
-    let mut written_at: Vec<usize> = Vec::new();
     for edge in dom.traverse(root) {
         let left_before = just_left.take();
         match edge {
@@ -376,9 +374,7 @@ pub(crate) fn walk<S: Sink>(dom: &Dom, root: NodeId, selection: &Selection, sink
                         }
                         sink.enter(&cx, el);
                         cx.open(&el);
-                        open.push(el);
-                        joined.push(join);
-                        written_at.push(texts_written);
+                        open.push((el, join, texts_written));
                     }
                     kind => {
                         if marked[id.index()] {
@@ -403,10 +399,10 @@ pub(crate) fn walk<S: Sink>(dom: &Dom, root: NodeId, selection: &Selection, sink
                 let mut was_joined = false;
                 let mut had_text = marked[id.index()];
                 if dom.tag(id).is_some()
-                    && let Some(el) = open.pop()
+                    && let Some((el, join, at)) = open.pop()
                 {
-                    was_joined = joined.pop().unwrap_or(false);
-                    had_text |= written_at.pop().is_some_and(|w| texts_written > w);
+                    was_joined = join;
+                    had_text |= texts_written > at;
                     if dom.is(id, Tag::TABLE) {
                         table_roles.pop();
                     }
