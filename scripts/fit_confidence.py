@@ -41,6 +41,8 @@ from collections import defaultdict
 L2 = 1e-3
 #: Newton steps: the loss is convex; 50 is far past convergence.
 STEPS = 50
+#: Thresholds whose effect as `batch --min-confidence` is printed.
+MIN_CONFIDENCE = [0.3, 0.5, 0.7, 0.8]
 #: Confidence bins of the reliability table.
 BINS = [0.0, 0.3, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 1.0001]
 
@@ -172,6 +174,13 @@ def main():
     err = sum(abs(c - y) for c, y in scored) / len(scored)
     ece = sum(n * abs(c - y) for _, n, c, y in table(scored)) / len(scored)
     print(f"\nmean |confidence - F1| per page {err:.3f}; expected calibration error {ece:.3f}")
+    print("\n--min-confidence X (held out): pages dropped, mean F1 of the pages kept / dropped")
+    for t in MIN_CONFIDENCE:
+        kept = [y for c, y in scored if c >= t]
+        gone = [y for c, y in scored if c < t]
+        mk = sum(kept) / len(kept) if kept else float("nan")
+        mg = sum(gone) / len(gone) if gone else float("nan")
+        print(f"{t:<5} {len(gone):>6} ({len(gone) / len(scored):6.1%})   {mk:.3f} / {mg:.3f}")
     print("\nper folder (held out): pages, mean confidence, mean F1, F1 of the lowest/highest confidence third")
     for f in folders:
         m = sorted(per_folder[f])

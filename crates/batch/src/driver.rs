@@ -49,6 +49,10 @@ pub struct Stats {
     pub skipped_status: u64,
     /// WARC `revisit` records skipped.
     pub revisits: u64,
+    /// Pages extracted but not written because a corpus filter of the
+    /// extractor's options dropped them ([`Row::skipped`]), by reason
+    /// (`confidence`, `language`).
+    pub skipped: BTreeMap<&'static str, u64>,
     /// Inputs, or stretches of them, that could not be read or framed, in
     /// input order.
     pub warnings: Vec<InputError>,
@@ -191,8 +195,7 @@ impl Driver<'_> {
                 }
             };
             let (row, timing) = extract_timed(self.ex, page, self.format, self.timed);
-            sink.write_timed(&row, timing).map_err(Error::Sink)?;
-            count(&mut stats, &row);
+            deliver(sink, &row, timing, &mut stats).map_err(Error::Sink)?;
             self.progress.set_rows_written(stats.rows);
             on_rows(&self.progress);
         }
@@ -218,6 +221,23 @@ fn extract_timed(ex: &Extractor, page: Page, format: RowFormat, timed: bool) -> 
         cpu: cpu.and_then(|t| t.try_elapsed().ok()),
     };
     (row, timing)
+}
+
+/// Writes a row and counts it, or counts it as skipped when a corpus
+/// filter dropped its page ([`Row::skipped`]).
+fn deliver(
+    sink: &mut dyn RowSink,
+    row: &Row,
+    timing: Timing,
+    stats: &mut Stats,
+) -> std::io::Result<()> {
+    if let Some(reason) = row.skipped {
+        *stats.skipped.entry(reason).or_insert(0) += 1;
+        return Ok(());
+    }
+    sink.write_timed(row, timing)?;
+    count(stats, row);
+    Ok(())
 }
 
 /// Counts a written row in the run's statistics.
@@ -326,8 +346,7 @@ fn write_in_order(
         pending.insert(seq, (row, timing));
         let before = next;
         while let Some((row, timing)) = pending.remove(&next) {
-            sink.write_timed(&row, timing)?;
-            count(stats, &row);
+            deliver(sink, &row, timing, stats)?;
             next += 1;
         }
         if next != before {
@@ -476,6 +495,35 @@ mod tests {
             stats.warnings,
             [InputError::new("a file could not be read")]
         );
+    }
+
+    #[test]
+    fn pages_a_corpus_filter_drops_are_counted_not_written() {
+        let ex = Extractor::new(&unchaff::Options::new().with_min_confidence(0.5)).unwrap();
+        let nav = "<html><body><div><a href=/a>Home</a> <a href=/b>About</a></div><p>Copyright 2024</p></body></html>";
+        let good = article(
+            "A",
+            &"apples fall far from the trees in the orchard in autumn ".repeat(10),
+        );
+        let items = vec![
+            Ok(Page::new("nav", nav.as_bytes().to_vec())),
+            Ok(Page::new("good", good.into_bytes())),
+            Ok(Page::new("nav2", nav.as_bytes().to_vec())),
+        ];
+        for threads in [1, 2] {
+            let mut rows = Vec::new();
+            let stats = Driver::new(&ex)
+                .threads(threads)
+                .run(items.clone(), &mut rows, |_| {})
+                .unwrap();
+            let ids: Vec<&str> = rows.iter().map(|r| r.id.as_str()).collect();
+            assert_eq!(ids, ["good"], "{threads} threads");
+            assert_eq!(stats.rows, 1);
+            assert_eq!(
+                stats.skipped.into_iter().collect::<Vec<_>>(),
+                [("confidence", 2)]
+            );
+        }
     }
 
     /// A sink that fails after some rows.

@@ -68,6 +68,16 @@ pub struct BatchArgs {
     /// carry "schema": 2 and "text_format".
     #[arg(long, value_enum, default_value = "text")]
     text_format: TextFormatArg,
+    /// Drop the pages whose confidence (0 to 1: how likely the text is the page's main
+    /// content, an estimate of its shingle F1; docs/RESULTS.md) is below X: they give no row
+    /// and are counted in the summary.
+    #[arg(long, value_name = "X")]
+    min_confidence: Option<f32>,
+    /// Keep only pages in these languages (ISO 639-1 codes, comma-separated: --lang en,de),
+    /// as detected from the text (else as the page declares); the others give no row and are
+    /// counted in the summary. A page whose language cannot be told is kept.
+    #[arg(long, value_name = "xx[,yy]", value_delimiter = ',')]
+    lang: Vec<String>,
     /// WARC: keep responses of every HTTP status (by default only 2xx
     /// responses give rows; the others are counted in the summary).
     #[arg(long)]
@@ -154,11 +164,13 @@ pub fn run(a: BatchArgs) -> CliResult {
         .with_text(text);
     // Metadata is computed only when rows carry it (`RowFormat::apply`);
     // the default row's title is the page's `<title>`, read by the renderer.
-    let opts = rows.apply(
+    let mut opts = rows.apply(
         crate::options(&a.alg)?
             .with_max_input_bytes(a.max_bytes)
             .with_timeout(timeout),
     );
+    opts.min_confidence = a.min_confidence;
+    opts.languages = a.lang.clone();
     let extractor = Extractor::new(&opts)?;
     let (sources, refused) = inputs::expand_with_warnings(&a.inputs)?;
     let bar = progress_bar(a.quiet, inputs::total_len(&sources));
@@ -212,7 +224,7 @@ pub fn run(a: BatchArgs) -> CliResult {
     if !a.quiet {
         eprintln!("unchaff batch: {}", summary(&stats, start.elapsed()));
     }
-    if stats.read_ok == 0 && stats.already_there == 0 {
+    if stats.read_ok == 0 && stats.already_there == 0 && stats.skipped.is_empty() {
         let why = match stats.warnings.first() {
             Some(w) => w.to_string(),
             None if stats.rows == 0 => "no pages in the inputs".into(),
@@ -268,13 +280,22 @@ fn summary(stats: &Stats, took: Duration) -> String {
         (0, 0) => String::new(),
         (s, r) => format!(", WARC records skipped: {s} not 2xx, {r} revisit"),
     };
+    let dropped: Vec<String> = stats
+        .skipped
+        .iter()
+        .map(|(why, n)| format!("{n} {why}"))
+        .collect();
+    let dropped = match dropped.is_empty() {
+        true => String::new(),
+        false => format!(", dropped by filters: {}", dropped.join(", ")),
+    };
     let warnings = match stats.warnings.len() {
         0 => String::new(),
         n => format!(", {n} warnings"),
     };
     let mb = stats.bytes_read as f64 / 1e6;
     format!(
-        "{} pages written ({} errors{kinds}){resumed}{skipped}{warnings} in {secs:.1} s: {:.1} pages/s, {:.1} MB/s of input ({mb:.1} MB in all)",
+        "{} pages written ({} errors{kinds}){resumed}{dropped}{skipped}{warnings} in {secs:.1} s: {:.1} pages/s, {:.1} MB/s of input ({mb:.1} MB in all)",
         stats.rows,
         stats.error_rows(),
         stats.rows as f64 / secs,

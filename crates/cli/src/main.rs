@@ -115,6 +115,9 @@ enum FormatArg {
     Markdown,
     /// A clean, safe HTML fragment (whitelisted tags and attributes).
     Html,
+    /// XML in trafilatura's shape: <doc> with the metadata as attributes, <main> with the
+    /// content, <comments> with --comments.
+    Xml,
 }
 
 impl FormatArg {
@@ -132,6 +135,7 @@ impl From<FormatArg> for Format {
             FormatArg::Json => Format::Json,
             FormatArg::Markdown => Format::Markdown,
             FormatArg::Html => Format::Html,
+            FormatArg::Xml => Format::Xml,
         }
     }
 }
@@ -153,6 +157,18 @@ struct AlgorithmArgs {
     /// Favour recall: keep borderline blocks too (auto only; the same as --param threshold=0.35).
     #[arg(long)]
     recall: bool,
+    /// Remove what this CSS selector matches before extracting (repeatable; as trafilatura's
+    /// prune_xpath): it is never content. E.g. --exclude '.related, aside'.
+    #[arg(long, value_name = "SELECTOR")]
+    exclude: Vec<String>,
+    /// The content is exactly what this CSS selector matches, in document order (repeatable);
+    /// the algorithm does not run. A page where nothing matches has an empty text.
+    #[arg(long, value_name = "SELECTOR")]
+    include: Vec<String>,
+    /// The page's comments apart from its content (auto only): "comments" in JSON and batch
+    /// rows, one per comment with its author. --include-comments merges them into the text.
+    #[arg(long)]
+    comments: bool,
 }
 
 #[derive(Args)]
@@ -423,8 +439,11 @@ fn options(alg: &AlgorithmArgs) -> Result<Options, String> {
     params.extend(alg.params.iter().cloned());
     let mut o = Options::new()
         .with_method(alg.algorithm)
-        .with_metadata(false);
+        .with_metadata(false)
+        .with_comments(alg.comments);
     o.params = params;
+    o.exclude = alg.exclude.clone();
+    o.include = alg.include.clone();
     Ok(o)
 }
 

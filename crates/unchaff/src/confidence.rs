@@ -200,11 +200,7 @@ mod tests {
         let unsure = Signals::Auto([0.6, 0.2, 0.4, 8.0, 0.6, 0.0, 0.0]);
         // Nothing kept, the model sure the page held nothing.
         let empty = Signals::Auto([0.0, 0.1, 0.0, 0.0, 0.0, 0.0, 0.0]);
-        let (a, b, c) = (
-            confidence(&sure),
-            confidence(&unsure),
-            confidence(&empty),
-        );
+        let (a, b, c) = (confidence(&sure), confidence(&unsure), confidence(&empty));
         assert!(a > b && a > c, "{a} {b} {c}");
         for v in [a, b, c] {
             assert!((0.0..=1.0).contains(&v));

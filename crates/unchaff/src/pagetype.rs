@@ -11,8 +11,8 @@
 //! prices, buy buttons, posts with authors, repeated items with links).
 //! [`classify`] weighs them in a fixed order, each rule with its reason
 //! in a comment; `docs/RESULTS.md` has its accuracy per type on the
-//! labelled pages (wcxb-dev, rules written on half the sites and
-//! measured on the other half).
+//! labelled pages (wcxb-dev's `page_type`; the rules were written
+//! looking at pages of that folder, so the figures are not held out).
 
 use serde::Serialize;
 
