@@ -64,6 +64,18 @@ fi
 export UNCHAFF_SPARK_SKIP="$skip"
 [ -n "$skip" ] && echo "Spark tests will be skipped: $skip"
 
+echo "== datatrove prerequisites"
+# unchaff.datatrove's integration test runs a real datatrove pipeline; it
+# is skipped, with this reason, when datatrove cannot be installed.
+dt_skip=""
+if ! "$VPY" -c 'import sys; sys.exit(sys.version_info < (3, 10))'; then
+  dt_skip="datatrove needs Python 3.10+"
+elif ! "$VPY" -m pip install -q --disable-pip-version-check "datatrove[io]>=0.4"; then
+  dt_skip="pip could not install datatrove[io]"
+fi
+export UNCHAFF_DATATROVE_SKIP="$dt_skip"
+[ -n "$dt_skip" ] && echo "datatrove tests will be skipped: $dt_skip"
+
 echo "== pytest"
 # The pytest script, not `python -m pytest`: the current directory must not
 # be on sys.path, so that `import unchaff` is the installed wheel.

@@ -332,6 +332,7 @@ impl Extractor {
         prune_selector = None,
         target_selector = None,
         target_language = None,
+        timeout = None,
     ))]
     #[allow(clippy::too_many_arguments)]
     fn new(
@@ -349,6 +350,7 @@ impl Extractor {
         prune_selector: Option<&Bound<'_, PyAny>>,
         target_selector: Option<&Bound<'_, PyAny>>,
         target_language: Option<&Bound<'_, PyAny>>,
+        timeout: Option<f64>,
     ) -> PyResult<Extractor> {
         let format = OutFormat::parse(output_format)?;
         if favor_precision && favor_recall {
@@ -368,6 +370,17 @@ impl Extractor {
         opts.exclude = strings(prune_selector, "prune_selector")?;
         opts.include = strings(target_selector, "target_selector")?;
         opts.languages = strings(target_language, "target_language")?;
+        if let Some(t) = timeout {
+            let t = std::time::Duration::try_from_secs_f64(t)
+                .ok()
+                .filter(|d| !d.is_zero())
+                .ok_or_else(|| {
+                    BadOptionError::new_err(format!(
+                        "timeout must be a positive number of seconds, not {t}"
+                    ))
+                })?;
+            opts = opts.with_timeout(t);
+        }
         if let Some(limit) = max_input_bytes {
             opts = opts.with_max_input_bytes(limit);
         }

@@ -52,6 +52,7 @@ class Extractor:
         prune_selector: Union[str, List[str], None] = None,
         target_selector: Union[str, List[str], None] = None,
         target_language: Union[str, List[str], None] = None,
+        timeout: Optional[float] = None,
     ) -> None: ...
     @property
     def output_format(self) -> str: ...

@@ -78,6 +78,11 @@ pub struct BatchArgs {
     /// counted in the summary. A page whose language cannot be told is kept.
     #[arg(long, value_name = "xx[,yy]", value_delimiter = ',')]
     lang: Vec<String>,
+    /// Drop repeated segments: a line of the text (a paragraph of Markdown) of at least 85
+    /// characters seen on N earlier pages of the same site (URL host) in this run is left out
+    /// of the later ones, in input order (trafilatura's deduplicate). Default N: 2.
+    #[arg(long, value_name = "N", num_args = 0..=1, default_missing_value = "2")]
+    dedup: Option<u32>,
     /// WARC: keep responses of every HTTP status (by default only 2xx
     /// responses give rows; the others are counted in the summary).
     #[arg(long)]
@@ -197,7 +202,8 @@ pub fn run(a: BatchArgs) -> CliResult {
     let mut driver = Driver::new(&extractor)
         .row_format(rows)
         .progress(progress)
-        .timed(a.timings.is_some());
+        .timed(a.timings.is_some())
+        .dedup(a.dedup);
     if let Some(n) = a.threads {
         driver = driver.threads(n);
     }
@@ -289,13 +295,20 @@ fn summary(stats: &Stats, took: Duration) -> String {
         true => String::new(),
         false => format!(", dropped by filters: {}", dropped.join(", ")),
     };
+    let dedup = match stats.dedup_segments {
+        0 => String::new(),
+        n => format!(
+            ", dedup dropped {n} repeated segments ({} characters)",
+            stats.dedup_chars
+        ),
+    };
     let warnings = match stats.warnings.len() {
         0 => String::new(),
         n => format!(", {n} warnings"),
     };
     let mb = stats.bytes_read as f64 / 1e6;
     format!(
-        "{} pages written ({} errors{kinds}){resumed}{dropped}{skipped}{warnings} in {secs:.1} s: {:.1} pages/s, {:.1} MB/s of input ({mb:.1} MB in all)",
+        "{} pages written ({} errors{kinds}){resumed}{dropped}{dedup}{skipped}{warnings} in {secs:.1} s: {:.1} pages/s, {:.1} MB/s of input ({mb:.1} MB in all)",
         stats.rows,
         stats.error_rows(),
         stats.rows as f64 / secs,

@@ -257,6 +257,10 @@ struct EvalArgs {
     /// page type and its signals (for calibrating them: scripts/fit_confidence.py).
     #[arg(long, value_name = "FILE")]
     pages: Option<PathBuf>,
+    /// Drop repeated segments as `batch --dedup N` does, each folder's pages taken in manifest
+    /// order, a page's site its manifest `site` (else its URL's host); prints what was dropped.
+    #[arg(long, value_name = "N", num_args = 0..=1, default_missing_value = "2")]
+    dedup: Option<u32>,
 }
 
 /// Default of `eval --min-delta`: one point of shingle F1. Smaller moves are
@@ -778,6 +782,34 @@ fn cmd_eval(a: EvalArgs) -> CliResult {
         }
         if a.leaf {
             leaf_rows.push((ds.name.clone(), leaf_pages));
+        }
+        if let Some(n) = a.dedup {
+            let mut cache = unchaff::dedup::SegmentCache::new(n);
+            let (mut segs, mut chars, mut total) = (0usize, 0usize, 0usize);
+            for p in &ds.pages {
+                let Some(text) = preds.get_mut(&p.id) else {
+                    continue;
+                };
+                let site = p
+                    .field("site")
+                    .or_else(|| {
+                        p.url
+                            .as_deref()
+                            .and_then(|u| url::Url::parse(u).ok())
+                            .and_then(|u| u.host_str().map(str::to_owned))
+                    })
+                    .unwrap_or_default();
+                total += text.chars().filter(|c| !c.is_whitespace()).count();
+                let f = cache.filter(&site, text, unchaff::dedup::Segmentation::Lines);
+                segs += f.segments;
+                chars += f.chars;
+                *text = f.text;
+            }
+            eprintln!(
+                "{}: --dedup {n} dropped {segs} segments, {chars} of {total} characters ({:.2}%)",
+                ds.name,
+                100.0 * chars as f64 / total.max(1) as f64
+            );
         }
         let row = with_threads(a.threads, || report::score_folder(&ds, &preds))??;
         if let Some(out) = pages_out.as_mut() {

@@ -1113,3 +1113,40 @@ fn exclude_include_and_comments_in_rows() {
     assert!(!o.status.success());
     assert!(stderr(&o).contains("selector"), "{}", stderr(&o));
 }
+
+#[test]
+fn dedup_drops_segments_repeated_on_a_sites_pages() {
+    let dir = tempfile::tempdir().unwrap();
+    let notice = "Every story on this site is written by our own staff and read twice by two of our editors before it reaches you and your friends";
+    let mut jsonl = String::new();
+    for i in 0..4 {
+        let html = format!(
+            "<html><body><article><h1>Story {i}</h1><p>{}</p><p>{notice}</p></article></body></html>",
+            format!("story {i} tells of the orchard and its old trees in autumn ").repeat(4)
+        );
+        let row = serde_json::json!({"id": format!("p{i}"), "url": format!("https://a.example/{i}"), "html": html});
+        jsonl += &format!("{row}\n");
+    }
+    let input = dir.path().join("in.jsonl");
+    std::fs::write(&input, jsonl).unwrap();
+    let out = dir.path().join("o.jsonl");
+    let i = input.to_str().unwrap();
+    let (_, rows) = batch(&[i], &out);
+    assert!(
+        rows.iter()
+            .all(|r| r["text"].as_str().unwrap().contains("read twice"))
+    );
+    let (o, rows) = batch(&[i, "--dedup", "-j", "2"], &out);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let kept: Vec<bool> = rows
+        .iter()
+        .map(|r| r["text"].as_str().unwrap().contains("read twice"))
+        .collect();
+    assert_eq!(kept, [true, true, false, false]);
+    let (_, rows) = batch(&[i, "--dedup", "3"], &out);
+    let kept: Vec<bool> = rows
+        .iter()
+        .map(|r| r["text"].as_str().unwrap().contains("read twice"))
+        .collect();
+    assert_eq!(kept, [true, true, true, false]);
+}

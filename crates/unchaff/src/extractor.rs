@@ -547,7 +547,7 @@ impl Extractor {
         let mut skipped = None;
         if !self.languages.is_empty()
             && let Some(found) = content_language(&text, declared.as_deref())
-            && !self.languages.iter().any(|l| *l == found)
+            && !self.languages.contains(&found)
         {
             skipped = Some(Skip::Language { found });
         }
@@ -621,11 +621,11 @@ impl Extractor {
                     };
                     render::markdown(dom, item, &sel, base, o)
                 });
-                let mut c = Comment::default();
-                c.author = crate::comments::author(dom, item);
-                c.text = text;
-                c.markdown = md;
-                Some(c)
+                Some(Comment {
+                    author: crate::comments::author(dom, item),
+                    text,
+                    markdown: md,
+                })
             })
             .collect()
     }
