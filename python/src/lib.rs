@@ -92,6 +92,7 @@ enum OutFormat {
     Html,
     Json,
     Python,
+    Xml,
 }
 
 impl OutFormat {
@@ -102,10 +103,11 @@ impl OutFormat {
             "html" => OutFormat::Html,
             "json" => OutFormat::Json,
             "python" => OutFormat::Python,
+            "xml" => OutFormat::Xml,
             other => {
                 return Err(BadOptionError::new_err(format!(
                     "unknown output_format {other:?} (unchaff offers \"txt\", \"markdown\", \
-                     \"html\", \"json\" and \"python\"; trafilatura's \"csv\", \"xml\" and \
+                     \"html\", \"json\", \"python\" and \"xml\"; trafilatura's \"csv\" and \
                      \"xmltei\" are not supported)"
                 )));
             }
@@ -119,6 +121,7 @@ impl OutFormat {
             OutFormat::Html => "html",
             OutFormat::Json => "json",
             OutFormat::Python => "python",
+            OutFormat::Xml => "xml",
         }
     }
 
@@ -129,6 +132,7 @@ impl OutFormat {
             OutFormat::Markdown => Format::Markdown,
             OutFormat::Html => Format::Html,
             OutFormat::Json => Format::Json,
+            OutFormat::Xml => Format::Xml,
         }
     }
 }

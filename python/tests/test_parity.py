@@ -132,3 +132,17 @@ def test_selectors_and_target_language():
     assert "Äpfel fallen" in unchaff.extract(GERMAN, target_language=["en", "de"])
     ex = unchaff.Extractor(target_language="de")
     assert ex.extract_many([ARTICLE, GERMAN])[0] is None
+
+
+def test_xml_output_in_trafilaturas_shape(example_html):
+    import xml.etree.ElementTree as ET
+
+    out = unchaff.extract(example_html, URL, output_format="xml")
+    doc = ET.fromstring(out)
+    assert doc.tag == "doc"
+    assert doc.get("url") == URL and doc.get("hostname") == "www.example.org"
+    assert doc.get("title") == "How the river town rebuilt its bridge"
+    main = doc.find("main")
+    assert main is not None
+    assert "For ninety years" in "".join(main.itertext())
+    assert doc.get("fingerprint")

@@ -166,7 +166,9 @@ def extract(
         ``page_type`` (also as trafilatura's ``pagetype``), ``fingerprint``
         (a SimHash of the text, 16 hex digits), ``comments`` (the comment
         section apart from the text, each comment's author on its own line,
-        or ``None``) and ``id``). trafilatura's ``"csv"``, ``"xml"`` and
+        or ``None``) and ``id``), or ``"xml"`` (trafilatura's XML shape:
+        ``<doc>`` with the metadata as attributes, ``<main>`` with the
+        content; docs/json-schema.md). trafilatura's ``"csv"`` and
         ``"xmltei"`` raise :class:`BadOptionError`.
     include_comments
         Keep the prose of comment sections (off by default, unlike

@@ -13,7 +13,7 @@ PageSpec = Union[
     Mapping[str, Any],
     None,
 ]
-OutputFormat = Literal["txt", "text", "markdown", "md", "html", "json", "python"]
+OutputFormat = Literal["txt", "text", "markdown", "md", "html", "json", "python", "xml"]
 
 ALGORITHMS: Tuple[str, ...]
 __version__: str

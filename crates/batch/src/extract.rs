@@ -56,6 +56,9 @@ pub fn extract_row_with(ex: &Extractor, page: Page, format: RowFormat) -> Row {
             match r {
                 Ok(x) => {
                     row.comments = x.comments_text();
+                    if format.simhash {
+                        row.simhash = Some(format!("{:016x}", x.simhash()));
+                    }
                     row.skipped = x.skipped.as_ref().map(unchaff::Skip::reason);
                     let text = match format.text {
                         TextFormat::Text => Some(x.text),

@@ -187,6 +187,9 @@ pub enum TextFormat {
 pub struct RowFormat {
     /// Add the page's metadata (`metadata`: title, author, dates, …).
     pub metadata: bool,
+    /// Add `simhash`, a 64-bit SimHash of the plain text
+    /// (`unchaff::hash::simhash`), for near-duplicate work downstream.
+    pub simhash: bool,
     /// What `text` holds.
     pub text: TextFormat,
 }
@@ -195,6 +198,12 @@ impl RowFormat {
     /// Rows with metadata.
     pub fn with_metadata(mut self, on: bool) -> RowFormat {
         self.metadata = on;
+        self
+    }
+
+    /// Rows with `simhash`.
+    pub fn with_simhash(mut self, on: bool) -> RowFormat {
+        self.simhash = on;
         self
     }
 
@@ -288,6 +297,11 @@ pub struct Row {
     /// blank line between comments (`unchaff::comments::as_text`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub comments: Option<String>,
+    /// A 64-bit SimHash of the plain text, 16 hex digits
+    /// (`unchaff::hash::simhash`: near-duplicate texts differ in few
+    /// bits), with [`RowFormat::simhash`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub simhash: Option<String>,
     /// Why a corpus filter of the extractor's options (`--min-confidence`,
     /// `--lang`) drops the page (`confidence`, `language`): such a row is
     /// not written; [`crate::driver::Stats::skipped`] counts it.

@@ -78,6 +78,10 @@ pub struct BatchArgs {
     /// counted in the summary. A page whose language cannot be told is kept.
     #[arg(long, value_name = "xx[,yy]", value_delimiter = ',')]
     lang: Vec<String>,
+    /// Add "simhash" to each row: a 64-bit SimHash of the plain text, 16 hex digits
+    /// (near-duplicate texts differ in few bits: 3 or fewer apart is the usual cut).
+    #[arg(long)]
+    simhash: bool,
     /// Drop repeated segments: a line of the text (a paragraph of Markdown) of at least 85
     /// characters seen on N earlier pages of the same site (URL host) in this run is left out
     /// of the later ones, in input order (trafilatura's deduplicate). Default N: 2.
@@ -166,6 +170,7 @@ pub fn run(a: BatchArgs) -> CliResult {
     };
     let rows = RowFormat::default()
         .with_metadata(a.with_metadata)
+        .with_simhash(a.simhash)
         .with_text(text);
     // Metadata is computed only when rows carry it (`RowFormat::apply`);
     // the default row's title is the page's `<title>`, read by the renderer.

@@ -1136,6 +1136,14 @@ fn dedup_drops_segments_repeated_on_a_sites_pages() {
         rows.iter()
             .all(|r| r["text"].as_str().unwrap().contains("read twice"))
     );
+    let (_, hashed) = batch(&[i, "--simhash"], &out);
+    let h: Vec<u64> = hashed
+        .iter()
+        .map(|r| u64::from_str_radix(r["simhash"].as_str().unwrap(), 16).unwrap())
+        .collect();
+    assert_eq!(h[0], unchaff_simhash(rows[0]["text"].as_str().unwrap()));
+    assert!((h[0] ^ h[1]).count_ones() < 32, "{h:x?}");
+    assert!(rows[0].get("simhash").is_none());
     let (o, rows) = batch(&[i, "--dedup", "-j", "2"], &out);
     assert!(o.status.success(), "{}", stderr(&o));
     let kept: Vec<bool> = rows
@@ -1149,4 +1157,9 @@ fn dedup_drops_segments_repeated_on_a_sites_pages() {
         .map(|r| r["text"].as_str().unwrap().contains("read twice"))
         .collect();
     assert_eq!(kept, [true, true, true, false]);
+}
+
+/// The library's SimHash (what `--simhash` must write).
+fn unchaff_simhash(text: &str) -> u64 {
+    unchaff::hash::simhash(text)
 }

@@ -227,7 +227,7 @@ fn comment_element(dom: &Dom, node: NodeId, repeated: &mut RepeatCache) -> NodeI
 }
 
 /// Words of a class, id or itemprop that mark a comment's author.
-const AUTHOR_MARKS: &[&str] = &[
+pub const AUTHOR_MARKS: &[&str] = &[
     "author",
     "username",
     "user-name",
