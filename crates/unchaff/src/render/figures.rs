@@ -18,6 +18,10 @@
 //! * the block around it is not a teaser: it holds at most
 //!   [`TEASER_CHARS`] of unselected text besides a caption.
 //!
+//! A `<figure>` whose own text (a label, a caption) the algorithm kept is
+//! added whole, link or not, as long as nothing around it is chrome: the
+//! selection has spoken for it (a listing's cards).
+//!
 //! What is added is the `<figure>` or `<picture>` around the image when
 //! there is one (so its caption comes with it), else the image itself.
 //! Where an image's `src` is a lazy-loading placeholder, [`image_src`]
@@ -354,6 +358,7 @@ pub(crate) fn with_figures(dom: &Dom, root: NodeId, selection: &Selection) -> Se
         // path up to the container, which must be free of chrome.
         let mut unit = img;
         let mut chrome = false;
+        let mut linked = false;
         let mut selected = false;
         let mut p = Some(img);
         while let Some(a) = p.filter(|&a| a != outer) {
@@ -365,13 +370,22 @@ pub(crate) fn with_figures(dom: &Dom, root: NodeId, selection: &Selection) -> Se
                 Some(Tag::NAV | Tag::HEADER | Tag::FOOTER | Tag::ASIDE | Tag::FORM) => {
                     chrome = true
                 }
-                Some(Tag::A) if links_elsewhere(dom, a, src) => chrome = true,
+                Some(Tag::A) if links_elsewhere(dom, a, src) => linked = true,
                 _ => {}
             }
             chrome |= names_chrome(dom, a);
             p = dom.node(a).parent.some();
         }
-        if chrome || selected {
+        // A figure whose own text (a label, a caption) the algorithm kept
+        // is content even where its picture links to another page (a
+        // listing's cards): the selection has spoken for it.
+        let spoken_for =
+            dom.is(unit, Tag::FIGURE) && o.text[unit.index()] > o.unselected[unit.index()];
+        if chrome || (linked && !spoken_for) || selected {
+            continue;
+        }
+        if spoken_for {
+            out.nodes.push(unit);
             continue;
         }
         let between = at > first && at < last && within(img, inner);
@@ -463,6 +477,22 @@ mod tests {
         assert_eq!(
             added(html, &["Caption", "First", "Second", "Last"]),
             ["lead.jpg", "mid.jpg"]
+        );
+    }
+
+    #[test]
+    fn figures_whose_label_was_kept_come_whole_even_when_linked() {
+        // A listing's cards: each picture links to its story. Where the
+        // algorithm kept the figure's own label, the figure is content;
+        // where it kept nothing of it, the linked picture stays chrome.
+        let html = "<ol><li><figure><span>Photo one</span><a href=/story-1.html>\
+                    <img src=one.jpg></a><figcaption>Credit A</figcaption></figure>\
+                    <p>First story.</p></li><li><figure><span>Photo two</span>\
+                    <a href=/story-2.html><img src=two.jpg></a></figure>\
+                    <p>Second story.</p></li><li><p>Third story.</p></li></ol>";
+        assert_eq!(
+            added(html, &["Photo one", "First", "Second", "Third"]),
+            ["one.jpg"]
         );
     }
 

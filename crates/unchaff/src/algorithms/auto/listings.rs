@@ -19,7 +19,8 @@
 
 use super::features::Blocks;
 use crate::annotate::Page;
-use crate::dom::Tag;
+use crate::dom::{Dom, NodeId, Tag};
+use std::collections::HashMap;
 
 /// A kept block vouches for the listings beside it from this many
 /// characters: a paragraph, not a caption or a button (as
@@ -36,10 +37,53 @@ pub const CODE_HOST_LEVELS: usize = 4;
 /// outer `pre` (rouge: `pre > code > table > tbody > tr > td > pre`).
 pub const MAX_CODE_NESTING: usize = 12;
 
+/// A definition list is a feed, not definitions, when at least this share
+/// of its entries (terms and definitions) hold a link: a news site's
+/// timeline (`<dt>` time and headline link, `<dd>` summary), a box of
+/// related links, an author's card — which the model rightly dropped. A
+/// glossary's entries link now and then.
+pub const FEED_LINKED_ENTRIES: f32 = 0.5;
+
+/// Fewest terms of a definition list read as definitions: a single term
+/// and its description is as often a layout device — an author's card
+/// (name, bio), a credit, a labelled value — as a definition.
+pub const MIN_DEFINITION_TERMS: usize = 2;
+
+/// Entries of a definition list read to tell a feed, at most: enough to
+/// judge, bounded on a page of thousands.
+const FEED_ENTRIES_READ: usize = 64;
+
+/// Whether definition list `dl` is not definitions: a feed (its entries,
+/// the first [`FEED_ENTRIES_READ`] terms and definitions, hold a link
+/// ([`FEED_LINKED_ENTRIES`])), or fewer than [`MIN_DEFINITION_TERMS`]
+/// terms.
+fn not_definitions(dom: &Dom, dl: NodeId) -> bool {
+    let (mut entries, mut linked, mut terms) = (0usize, 0usize, 0usize);
+    for entry in dom
+        .descendants(dl)
+        .filter(|&n| dom.is(n, Tag::DT) || dom.is(n, Tag::DD))
+        .take(FEED_ENTRIES_READ)
+    {
+        entries += 1;
+        terms += usize::from(dom.is(entry, Tag::DT));
+        if dom.descendants(entry).any(|n| dom.is(n, Tag::A)) {
+            linked += 1;
+        }
+    }
+    terms < MIN_DEFINITION_TERMS || linked as f32 >= FEED_LINKED_ENTRIES * entries as f32
+}
+
 /// How many levels above block `k` its outermost enclosing `pre` or `dl`
 /// is (0: the block is that element), or `None` when the block is in
-/// neither.
-fn listing_depth(page: &Page<'_>, b: &Blocks, k: usize) -> Option<usize> {
+/// neither, or in a definition list that is not definitions ([`not_definitions`]).
+/// `judged` remembers each definition list's verdict: a list's blocks ask
+/// about it one by one.
+fn listing_depth(
+    page: &Page<'_>,
+    b: &Blocks,
+    k: usize,
+    judged: &mut HashMap<NodeId, bool>,
+) -> Option<usize> {
     let dom = page.dom;
     let mut found = None;
     let mut n = b.nodes[k].some();
@@ -48,7 +92,12 @@ fn listing_depth(page: &Page<'_>, b: &Blocks, k: usize) -> Option<usize> {
         if dom.is(e, Tag::BODY) {
             break;
         }
-        if dom.is(e, Tag::PRE) || dom.is(e, Tag::DL) {
+        if dom.is(e, Tag::PRE) {
+            found = Some(depth);
+        } else if dom.is(e, Tag::DL) {
+            if *judged.entry(e).or_insert_with(|| not_definitions(dom, e)) {
+                return None;
+            }
             found = Some(depth);
         }
         n = dom.node(e).parent.some();
@@ -79,11 +128,12 @@ pub fn keep_listings(page: &Page<'_>, b: &Blocks, keep: &mut [bool]) -> bool {
         }
     }
     let mut kept = false;
+    let mut judged = HashMap::new();
     for (k, keep_k) in keep.iter_mut().enumerate().take(n) {
         if *keep_k || b.comment[k] {
             continue;
         }
-        let Some(depth) = listing_depth(page, b, k) else {
+        let Some(depth) = listing_depth(page, b, k, &mut judged) else {
             continue;
         };
         // The held tree's parents are the elements' own: up to the
@@ -141,14 +191,46 @@ mod tests {
         assert!(got.contains(&"x = 1\ny = 2".to_owned()), "{got:?}");
         // A definition list's short terms and definitions likewise.
         let dl = format!(
-            "<body><article><p>First. {PROSE}</p><dl><dt>Shard</dt><dd>One part of a data set.</dd></dl>\
+            "<body><article><p>First. {PROSE}</p><dl><dt>Shard</dt><dd>One part of a data set.</dd><dt>Row</dt><dd>One record.</dd></dl>\
              <p>Second. {PROSE}</p></article></body>"
         );
         let got = run(&dl, &["First", "Second"]);
         assert_eq!(
             got,
-            ["First. To re", "Shard", "One part of ", "Second. To r"]
+            [
+                "First. To re",
+                "Shard",
+                "One part of ",
+                "Row",
+                "One record.",
+                "Second. To r"
+            ]
         );
+        // A single term with its description is an author's card.
+        let card = format!(
+            "<body><article><p>First. {PROSE}</p><p>Second. {PROSE}</p>\
+             <dl><dt>A. Writer,</dt><dd>A. joined in 2015 and writes on laptops.</dd></dl></article></body>"
+        );
+        let got = run(&card, &["First", "Second"]);
+        assert_eq!(got, ["First. To re", "Second. To r"]);
+        // A feed written as a definition list (time and headline link,
+        // summary), or related links under a heading term, stays out,
+        // prose beside it or not.
+        let feed = format!(
+            "<body><article><p>First. {PROSE}</p><dl class=lenta>\
+             <dt>10:17 <a href=/n/1.html>A city grows</a></dt><dd>Its status was confirmed.</dd>\
+             <dt>10:15 <a href=/n/2.html>Guards at the parliament</a></dt><dd>The street is closed.</dd>\
+             </dl><p>Second. {PROSE}</p></article></body>"
+        );
+        let got = run(&feed, &["First", "Second"]);
+        assert_eq!(got, ["First. To re", "Second. To r"]);
+        let related = format!(
+            "<body><article><p>First. {PROSE}</p><dl><dt>Related links</dt>\
+             <dd><a href=/a>One story</a></dd><dd><a href=/b>Another story</a></dd></dl>\
+             <p>Second. {PROSE}</p></article></body>"
+        );
+        let got = run(&related, &["First", "Second"]);
+        assert_eq!(got, ["First. To re", "Second. To r"]);
         // Without kept prose beside it, a listing stays out.
         let got = run(&html, &["Side"]);
         assert_eq!(got, ["embed code", "Side. To rea"]);
