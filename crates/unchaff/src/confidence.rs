@@ -159,11 +159,26 @@ pub fn confidence(s: &Signals) -> f32 {
     }
 }
 
+/// Decimals the confidence is rounded to: far finer than it can be
+/// trusted, and coarse enough that the platform's `exp` and `ln` (the
+/// WebAssembly build's are not the native ones, a last bit apart) give
+/// the same number everywhere.
+pub const DECIMALS: i32 = 4;
+
 fn logistic(x: &[f32], w: &[f32]) -> f32 {
     let (bias, w) = w.split_last().expect("weights end with the intercept");
-    let m: f32 = x.iter().zip(w).map(|(a, b)| a * b).sum::<f32>() + bias;
+    let m: f64 = x
+        .iter()
+        .zip(w)
+        .map(|(a, b)| f64::from(*a) * f64::from(*b))
+        .sum::<f64>()
+        + f64::from(*bias);
     let p = 1.0 / (1.0 + (-m).exp());
-    if p.is_finite() { p } else { 0.0 }
+    let scale = 10f64.powi(DECIMALS);
+    match p.is_finite() {
+        true => ((p * scale).round() / scale) as f32,
+        false => 0.0,
+    }
 }
 
 /// The signals of any selection: the rendered text's characters
@@ -211,5 +226,8 @@ mod tests {
         assert!(confidence(&long) > confidence(&links));
         assert!(confidence(&long) > confidence(&none));
         assert_eq!(confidence(&Signals::None), 0.0);
+        // Rounded, so that every platform writes the same number.
+        let v = f64::from(confidence(&long)) * 10f64.powi(DECIMALS);
+        assert!((v - v.round()).abs() < 1e-3, "{v}");
     }
 }
