@@ -17,7 +17,9 @@ bodies undone); the pages go through ``unchaff.spark.extract_columns`` (one
 extractor per Python worker, Arrow batches); the table has one row per HTML
 record: ``warc``, ``record_id``, ``url``, ``date`` (WARC-Date), ``status``,
 ``content_type``, ``charset`` (HTTP), and the extraction's ``text``,
-``title``, ``published``, ``language`` and ``error``. The HTML itself is
+``title``, ``published``, ``language`` and ``error``. As ``unchaff batch``,
+only 2xx responses give rows (``--all-status``: every status). In local
+mode the executors run this script's Python (``PYSPARK_PYTHON``, set here). The HTML itself is
 not kept (``--keep-html`` keeps it).
 
 Input paths must be files the executors' Python can open (local disk, NFS,
@@ -28,6 +30,7 @@ a FUSE mount of object storage); the output may be anywhere Spark writes.
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import sys
 from typing import Iterator, List
@@ -44,12 +47,13 @@ def expand(paths: List[str]) -> List[str]:
     return out
 
 
-def read_records(path: str) -> Iterator[tuple]:
+def read_records(path: str, status: str = "2xx") -> Iterator[tuple]:
     """One WARC file's HTML records as rows (runs on the executors)."""
     import unchaff
 
     try:
-        for r in unchaff.read_warc(path):
+        # As `unchaff batch`: 2xx responses only unless status="all".
+        for r in unchaff.read_warc(path, status=status):
             yield (path, r.record_id, r.url, r.date, r.status, r.content_type, r.charset, r.html, r.error)
     except (OSError, unchaff.WarcError) as e:
         # The file as a whole could not be read (or stopped being WARC):
@@ -66,6 +70,7 @@ def main(argv: List[str]) -> int:
     ap.add_argument("--algorithm", default="auto")
     ap.add_argument("--include-comments", action="store_true")
     ap.add_argument("--keep-html", action="store_true", help="keep the html column in the output")
+    ap.add_argument("--all-status", action="store_true", help="rows for every HTTP status (default: 2xx, as unchaff batch)")
     a = ap.parse_args(argv)
 
     from pyspark.sql import SparkSession
@@ -75,10 +80,16 @@ def main(argv: List[str]) -> int:
     from unchaff.spark import extract_columns
 
     builder = SparkSession.builder.appName("unchaff-warc")
-    if a.master:
-        builder = builder.master(a.master)
-    elif "SPARK_HOME" not in os.environ and "PYSPARK_SUBMIT_ARGS" not in os.environ:
-        builder = builder.master("local[*]")
+    master = a.master
+    if not master and "SPARK_HOME" not in os.environ and "PYSPARK_SUBMIT_ARGS" not in os.environ:
+        master = "local[*]"
+    if master:
+        builder = builder.master(master)
+    if master and master.startswith("local"):
+        # The executors are this machine's: they run this Python (with
+        # unchaff installed), not whichever `python3` is first on PATH.
+        python = os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+        builder = builder.config("spark.pyspark.python", python)
     spark = builder.config("spark.sql.execution.arrow.maxRecordsPerBatch", "256").getOrCreate()
 
     paths = [os.path.abspath(p) if "://" not in p else p for p in expand(a.warc)]
@@ -95,7 +106,9 @@ def main(argv: List[str]) -> int:
             StructField("read_error", StringType()),
         ]
     )
-    rdd = spark.sparkContext.parallelize(paths, a.partitions or len(paths)).flatMap(read_records)
+    rdd = spark.sparkContext.parallelize(paths, a.partitions or len(paths)).flatMap(
+        functools.partial(read_records, status="all" if a.all_status else "2xx")
+    )
     pages = spark.createDataFrame(rdd, schema)
     out = extract_columns(
         pages,

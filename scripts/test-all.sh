@@ -64,10 +64,34 @@ fi
 export UNCHAFF_SPARK_SKIP="$skip"
 [ -n "$skip" ] && echo "Spark tests will be skipped: $skip"
 
+echo "== datatrove prerequisites (.venv-datatrove)"
+# unchaff.datatrove's integration test runs a real datatrove pipeline, in
+# an environment of its own: datatrove needs numpy 2, pyspark 3.5 numpy 1.
+# It is skipped, with the reason, when datatrove cannot be installed.
+DVENV=$ROOT/.venv-datatrove
+dt_skip=""
+if ! "$PY" -c 'import sys; sys.exit(sys.version_info < (3, 10))'; then
+  dt_skip="datatrove needs Python 3.10+"
+else
+  [ -x "$DVENV/bin/python" ] || "$PY" -m venv "$DVENV"
+  if ! "$DVENV/bin/python" -m pip install -q --disable-pip-version-check "pytest>=7" "datatrove[io]>=0.4"; then
+    dt_skip="pip could not install datatrove[io]"
+  else
+    "$DVENV/bin/python" -m pip install -q --disable-pip-version-check --force-reinstall --no-deps "$WHEELS"/unchaff-*.whl
+  fi
+fi
+[ -n "$dt_skip" ] && echo "datatrove tests will be skipped: $dt_skip"
+
 echo "== pytest"
 # The pytest script, not `python -m pytest`: the current directory must not
 # be on sys.path, so that `import unchaff` is the installed wheel.
-"$VENV/bin/pytest" -rs -p no:cacheprovider python/tests
+"$VENV/bin/pytest" -rs -p no:cacheprovider --ignore python/tests/test_datatrove.py python/tests
+echo "== pytest: datatrove"
+if [ -z "$dt_skip" ]; then
+  "$DVENV/bin/pytest" -rs -p no:cacheprovider python/tests/test_datatrove.py
+else
+  UNCHAFF_DATATROVE_SKIP="$dt_skip" "$VENV/bin/pytest" -rs -p no:cacheprovider python/tests/test_datatrove.py
+fi
 
 echo "== JavaScript: scripts/js-test.sh"
 bash scripts/js-test.sh

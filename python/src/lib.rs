@@ -92,6 +92,7 @@ enum OutFormat {
     Html,
     Json,
     Python,
+    Xml,
 }
 
 impl OutFormat {
@@ -102,10 +103,11 @@ impl OutFormat {
             "html" => OutFormat::Html,
             "json" => OutFormat::Json,
             "python" => OutFormat::Python,
+            "xml" => OutFormat::Xml,
             other => {
                 return Err(BadOptionError::new_err(format!(
                     "unknown output_format {other:?} (unchaff offers \"txt\", \"markdown\", \
-                     \"html\", \"json\" and \"python\"; trafilatura's \"csv\", \"xml\" and \
+                     \"html\", \"json\", \"python\" and \"xml\"; trafilatura's \"csv\" and \
                      \"xmltei\" are not supported)"
                 )));
             }
@@ -119,6 +121,7 @@ impl OutFormat {
             OutFormat::Html => "html",
             OutFormat::Json => "json",
             OutFormat::Python => "python",
+            OutFormat::Xml => "xml",
         }
     }
 
@@ -129,6 +132,7 @@ impl OutFormat {
             OutFormat::Markdown => Format::Markdown,
             OutFormat::Html => Format::Html,
             OutFormat::Json => Format::Json,
+            OutFormat::Xml => Format::Xml,
         }
     }
 }
@@ -155,7 +159,23 @@ enum Html {
     Str(PyBackedStr),
 }
 
+/// The name of a Python object's type, for error messages.
+fn type_name(v: &Bound<'_, PyAny>) -> String {
+    v.get_type()
+        .name()
+        .map(|n| n.to_string())
+        .unwrap_or_default()
+}
+
 impl Html {
+    /// The `html` argument, or a one-line `TypeError` naming what it got
+    /// (not pyo3's account of every variant it tried).
+    fn from_arg(v: &Bound<'_, PyAny>) -> PyResult<Html> {
+        v.extract::<Html>().map_err(|_| {
+            PyTypeError::new_err(format!("html must be str or bytes, not {}", type_name(v)))
+        })
+    }
+
     fn bytes(&self) -> &[u8] {
         match self {
             Html::Bytes(b) => b,
@@ -181,10 +201,51 @@ struct Page {
     charset: Option<String>,
 }
 
+/// What `extract_many` makes of one item of its list: a page, or the
+/// error that item gets in its place (a page without HTML, as a
+/// `read_warc` record whose body could not be read, is an
+/// `EmptyInputError`; an item of the wrong shape a `TypeError`).
+fn page_of(item: &Bound<'_, PyAny>, index: usize) -> Result<Page, PyErr> {
+    let none_html = |url: Option<String>| {
+        EmptyInputError::new_err(format!(
+            "pages[{index}]: the page has no HTML (html is None{})",
+            url.map(|u| format!("; url {u}")).unwrap_or_default()
+        ))
+    };
+    let html_of = |v: Bound<'_, PyAny>| -> PyResult<Option<Html>> {
+        if v.is_none() {
+            return Ok(None);
+        }
+        v.extract::<Html>().map(Some).map_err(|_| {
+            PyTypeError::new_err(format!(
+                "pages[{index}]: html is not str or bytes (got {})",
+                type_name(&v)
+            ))
+        })
+    };
+    if item.is_none() {
+        return Err(none_html(None));
+    }
+    let p = Page::from_py(item, index, html_of)?;
+    match p {
+        (Some(html), url, charset) => Ok(Page { html, url, charset }),
+        (None, url, _) => Err(none_html(url)),
+    }
+}
+
+/// A page's parts: its HTML (`None` when the item says `None`), URL and
+/// charset.
+type Parts = (Option<Html>, Option<String>, Option<String>);
+
 impl Page {
     /// A page from `html`, `(html, url)`, `(html, url, charset)` or a dict
-    /// with `html` and optional `url` / `charset`.
-    fn from_py(item: &Bound<'_, PyAny>, index: usize) -> PyResult<Page> {
+    /// with `html` and optional `url` / `charset`; `html_of` reads the
+    /// HTML item.
+    fn from_py<'py>(
+        item: &Bound<'py, PyAny>,
+        index: usize,
+        html_of: impl Fn(Bound<'py, PyAny>) -> PyResult<Option<Html>>,
+    ) -> PyResult<Parts> {
         let bad = |what: &str| {
             PyTypeError::new_err(format!(
                 "pages[{index}]: {what} (a page is str or bytes HTML, an (html, url) or \
@@ -193,20 +254,13 @@ impl Page {
             ))
         };
         if let Ok(html) = item.extract::<Html>() {
-            return Ok(Page {
-                html,
-                url: None,
-                charset: None,
-            });
+            return Ok((Some(html), None, None));
         }
         if let Ok(t) = item.downcast::<PyTuple>() {
             if !(1..=3).contains(&t.len()) {
                 return Err(bad(&format!("a tuple of {} items", t.len())));
             }
-            let html = t
-                .get_item(0)?
-                .extract::<Html>()
-                .map_err(|_| bad("html is not str or bytes"))?;
+            let html = html_of(t.get_item(0)?)?;
             let opt = |i: usize| -> PyResult<Option<String>> {
                 match t.get_item(i) {
                     Ok(v) => v
@@ -215,18 +269,13 @@ impl Page {
                     Err(_) => Ok(None),
                 }
             };
-            return Ok(Page {
-                html,
-                url: opt(1)?,
-                charset: opt(2)?,
-            });
+            return Ok((html, opt(1)?, opt(2)?));
         }
         if let Ok(d) = item.downcast::<PyDict>() {
-            let html = d
-                .get_item("html")?
-                .ok_or_else(|| bad("a dict without \"html\""))?
-                .extract::<Html>()
-                .map_err(|_| bad("html is not str or bytes"))?;
+            let html = html_of(
+                d.get_item("html")?
+                    .ok_or_else(|| bad("a dict without \"html\""))?,
+            )?;
             let opt = |k: &str| -> PyResult<Option<String>> {
                 match d.get_item(k)? {
                     Some(v) => v
@@ -235,19 +284,9 @@ impl Page {
                     None => Ok(None),
                 }
             };
-            return Ok(Page {
-                html,
-                url: opt("url")?,
-                charset: opt("charset")?,
-            });
+            return Ok((html, opt("url")?, opt("charset")?));
         }
-        Err(bad(&format!(
-            "got {}",
-            item.get_type()
-                .name()
-                .map(|n| n.to_string())
-                .unwrap_or_default()
-        )))
+        Err(bad(&format!("got {}", type_name(item))))
     }
 }
 
@@ -255,6 +294,9 @@ impl Page {
 enum Done {
     Str(String),
     Dict(Box<Extraction>),
+    /// A page in a language `target_language` does not want: `None`, as
+    /// trafilatura's.
+    Nothing,
 }
 
 /// An extractor built once from trafilatura-shaped options, for many
@@ -291,6 +333,10 @@ impl Extractor {
         algorithm = "auto",
         params = None,
         max_input_bytes = None,
+        prune_selector = None,
+        target_selector = None,
+        target_language = None,
+        timeout = None,
     ))]
     #[allow(clippy::too_many_arguments)]
     fn new(
@@ -305,6 +351,10 @@ impl Extractor {
         algorithm: &str,
         params: Option<&Bound<'_, PyDict>>,
         max_input_bytes: Option<usize>,
+        prune_selector: Option<&Bound<'_, PyAny>>,
+        target_selector: Option<&Bound<'_, PyAny>>,
+        target_language: Option<&Bound<'_, PyAny>>,
+        timeout: Option<f64>,
     ) -> PyResult<Extractor> {
         let format = OutFormat::parse(output_format)?;
         if favor_precision && favor_recall {
@@ -319,7 +369,22 @@ impl Extractor {
             .with_links(include_links)
             .with_images(include_images)
             .with_tables(include_tables)
-            .with_metadata(with_metadata || format == OutFormat::Python);
+            .with_metadata(with_metadata || format == OutFormat::Python)
+            .with_comments(format == OutFormat::Python && method == Method::Auto);
+        opts.exclude = strings(prune_selector, "prune_selector")?;
+        opts.include = strings(target_selector, "target_selector")?;
+        opts.languages = strings(target_language, "target_language")?;
+        if let Some(t) = timeout {
+            let t = std::time::Duration::try_from_secs_f64(t)
+                .ok()
+                .filter(|d| !d.is_zero())
+                .ok_or_else(|| {
+                    BadOptionError::new_err(format!(
+                        "timeout must be a positive number of seconds, not {t}"
+                    ))
+                })?;
+            opts = opts.with_timeout(t);
+        }
         if let Some(limit) = max_input_bytes {
             opts = opts.with_max_input_bytes(limit);
         }
@@ -362,6 +427,9 @@ impl Extractor {
                     "include_comments=True is an option of the \"auto\" algorithm ({reason})"
                 ))
             }
+            unchaff::Error::BadSelector { .. } | unchaff::Error::BadOption(_) => {
+                BadOptionError::new_err(e.to_string())
+            }
             e => to_pyerr(e),
         })?;
         let described = format!(
@@ -395,10 +463,11 @@ impl Extractor {
     fn extract(
         &self,
         py: Python<'_>,
-        html: Html,
+        html: &Bound<'_, PyAny>,
         url: Option<String>,
         charset: Option<String>,
     ) -> PyResult<PyObject> {
+        let html = Html::from_arg(html)?;
         let done = py.allow_threads(|| {
             self.run(
                 html.bytes(),
@@ -438,11 +507,26 @@ impl Extractor {
         if threads == Some(0) {
             return Err(BadOptionError::new_err("threads must be at least 1"));
         }
-        let pages: Vec<Page> = pages
-            .try_iter()?
-            .enumerate()
-            .map(|(i, item)| Page::from_py(&item?, i))
-            .collect::<PyResult<_>>()?;
+        // Items that are not pages keep their place: their error is their
+        // result (or, with errors="raise", the first one is raised).
+        let mut items: Vec<Result<Page, PyErr>> = Vec::new();
+        for (i, item) in pages.try_iter()?.enumerate() {
+            items.push(page_of(&item?, i));
+        }
+        if raise
+            && let Some(at) = items.iter().position(Result::is_err)
+            && let Err(e) = items.swap_remove(at)
+        {
+            return Err(e);
+        }
+        let mut bad: Vec<(usize, PyErr)> = Vec::new();
+        let mut pages: Vec<Page> = Vec::with_capacity(items.len());
+        for (i, item) in items.into_iter().enumerate() {
+            match item {
+                Ok(p) => pages.push(p),
+                Err(e) => bad.push((i, e)),
+            }
+        }
         let pool = match threads {
             Some(n) if n > 1 => Some(self.pool(n)?),
             _ => None,
@@ -458,11 +542,18 @@ impl Extractor {
         });
         drop(pages);
         let out = PyList::empty(py);
-        for d in done {
-            match d {
-                Ok(d) => out.append(self.to_py(py, d)?)?,
-                Err(e) if raise => return Err(to_pyerr(e)),
-                Err(e) => out.append(to_pyerr(e).into_value(py))?,
+        let mut bad = bad.into_iter().peekable();
+        let mut done = done.into_iter();
+        loop {
+            if let Some((_, e)) = bad.next_if(|(i, _)| *i == out.len()) {
+                out.append(e.into_value(py))?;
+                continue;
+            }
+            match done.next() {
+                Some(Ok(d)) => out.append(self.to_py(py, d)?)?,
+                Some(Err(e)) if raise => return Err(to_pyerr(e)),
+                Some(Err(e)) => out.append(to_pyerr(e).into_value(py))?,
+                None => break,
             }
         }
         Ok(out.unbind())
@@ -484,6 +575,22 @@ impl Extractor {
     fn __repr__(&self) -> String {
         self.described.clone()
     }
+}
+
+/// A keyword that takes a `str` or a list of them (`None`: none).
+fn strings(v: Option<&Bound<'_, PyAny>>, what: &str) -> PyResult<Vec<String>> {
+    let Some(v) = v.filter(|v| !v.is_none()) else {
+        return Ok(Vec::new());
+    };
+    if let Ok(s) = v.extract::<String>() {
+        return Ok(vec![s]);
+    }
+    v.extract::<Vec<String>>().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "{what} must be a str or a list of str, not {}",
+            type_name(v)
+        ))
+    })
 }
 
 fn py_bool(b: bool) -> &'static str {
@@ -520,6 +627,9 @@ impl Extractor {
         let x = self
             .inner
             .extract(Input::new(bytes).with_url(url).with_charset(charset))?;
+        if matches!(x.skipped, Some(unchaff::Skip::Language { .. })) {
+            return Ok(Done::Nothing);
+        }
         Ok(match self.format {
             OutFormat::Python => Done::Dict(Box::new(x)),
             OutFormat::Json => Done::Str(x.to_json()),
@@ -537,6 +647,7 @@ impl Extractor {
         match d {
             Done::Str(s) => Ok(PyString::new(py, &s).into_any().unbind()),
             Done::Dict(x) => Ok(as_dict(py, &x)?.into_any().unbind()),
+            Done::Nothing => Ok(py.None()),
         }
     }
 }
@@ -649,6 +760,14 @@ fn as_dict<'py>(py: Python<'py>, x: &Extraction) -> PyResult<Bound<'py, PyDict>>
     d.set_item("page_title", &x.title)?;
     d.set_item("charset", &x.charset)?;
     d.set_item("algorithm", x.algorithm.name())?;
+    d.set_item("confidence", x.confidence)?;
+    let page_type = x.page_type.map(|t| t.name());
+    d.set_item("page_type", page_type)?;
+    // trafilatura's names of the same: its `pagetype` and `fingerprint`
+    // (here the SimHash of the text, 16 hex digits).
+    d.set_item("pagetype", page_type)?;
+    d.set_item("fingerprint", format!("{:016x}", x.simhash()))?;
+    d.set_item("comments", x.comments_text())?;
     Ok(d)
 }
 
@@ -658,10 +777,11 @@ fn as_dict<'py>(py: Python<'py>, x: &Extraction) -> PyResult<Bound<'py, PyDict>>
 #[pyo3(signature = (html, url = None, charset = None))]
 fn _metadata(
     py: Python<'_>,
-    html: Html,
+    html: &Bound<'_, PyAny>,
     url: Option<String>,
     charset: Option<String>,
 ) -> PyResult<Py<PyDict>> {
+    let html = Html::from_arg(html)?;
     static EXTRACTOR: std::sync::OnceLock<Result<unchaff::Extractor, String>> =
         std::sync::OnceLock::new();
     let ex = EXTRACTOR

@@ -155,7 +155,7 @@ def test_gzip_bytes(example_html):
 )
 def test_errors_raise_the_documented_exceptions(html, kwargs, exc, kind):
     with pytest.raises(exc) as e:
-        unchaff.extract(html, **kwargs)
+        unchaff.extract(html, errors="raise", **kwargs)
     assert isinstance(e.value, unchaff.UnchaffError)
     assert isinstance(e.value, ValueError)
     assert e.value.kind == kind

@@ -119,10 +119,14 @@ def test_spark_warc_example_matches_unchaff_batch(tmp_path, spark_pages):
         records.append(warc_record("response", url, http_response(body, ctype), rid=f"page-{i:04d}"))
     records.append(warc_record("response", "https://example.invalid/pic", http_response(b"\x89PNG...", "image/png")))
     records.append(warc_record("response", "https://example.invalid/empty", http_response(b""), rid="page-empty"))
+    # A 404 page is not the page: batch skips it, and so must the example.
+    records.append(warc_record("response", "https://example.invalid/gone", http_response(b"<p>Not found</p>", status=404), rid="page-404"))
     warc = write_warc(tmp_path / "pages.warc.gz", records)
 
     out = tmp_path / "pages.parquet"
-    env = dict(os.environ, PYSPARK_PYTHON=sys.executable, PYSPARK_DRIVER_PYTHON=sys.executable)
+    # As a user runs it: the virtual environment not activated, no
+    # PYSPARK_PYTHON (the example sets the executors' Python itself).
+    env = {k: v for k, v in os.environ.items() if k not in ("PYSPARK_PYTHON", "PYSPARK_DRIVER_PYTHON", "VIRTUAL_ENV")}
     run = subprocess.run(
         [sys.executable, str(REPO / "examples" / "spark_warc.py"), "--master", "local[2]", "--out", str(out), str(warc)],
         env=env,
@@ -139,6 +143,7 @@ def test_spark_warc_example_matches_unchaff_batch(tmp_path, spark_pages):
     batch = [json.loads(line) for line in jsonl.read_text(encoding="utf-8").splitlines()]
 
     assert len(table) == len(batch) == len(spark_pages) + 1
+    assert "urn:uuid:page-404" not in {r["record_id"] for r in table}
     spark_by_id = {r["record_id"]: r for r in table}
     assert len(spark_by_id) == len(table)
     for row in batch:

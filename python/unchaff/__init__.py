@@ -19,8 +19,10 @@ of pages on all cores with the GIL released::
 ``unchaff.spark`` adds extraction columns to a Spark DataFrame.
 
 Errors are ``ValueError`` subclasses (:class:`UnchaffError` and one class per
-kind); unlike trafilatura, a page that is not a page raises instead of
-returning ``None``.
+kind). As trafilatura's, :func:`extract` returns ``None`` when the page has no
+main content or is not a page (empty, binary, corrupt gzip); with
+``errors="raise"`` it raises instead (and returns ``""`` for a page without
+main content). :class:`Extractor` always raises.
 """
 
 from __future__ import annotations
@@ -81,6 +83,9 @@ def _extractor(
     favor_recall: bool,
     with_metadata: bool,
     algorithm: str,
+    prune_selector: Optional[tuple],
+    target_selector: Optional[tuple],
+    target_language: Optional[tuple],
 ) -> Extractor:
     return Extractor(
         output_format=output_format,
@@ -92,12 +97,35 @@ def _extractor(
         favor_recall=favor_recall,
         with_metadata=with_metadata,
         algorithm=algorithm,
+        prune_selector=list(prune_selector) if prune_selector else None,
+        target_selector=list(target_selector) if target_selector else None,
+        target_language=list(target_language) if target_language else None,
     )
+
+
+def _strings(v: Any, what: str) -> Optional[tuple]:
+    """A ``str`` or a list of them as a hashable tuple (``None``: none)."""
+    if v is None:
+        return None
+    if isinstance(v, str):
+        return (v,)
+    if isinstance(v, (list, tuple)) and all(isinstance(x, str) for x in v):
+        return tuple(v)
+    raise TypeError(f"{what} must be a str or a list of str, not {type(v).__name__}")
+
+
+#: The errors of a page that is not one (``errors="none"`` turns them into
+#: ``None``); option errors always raise.
+_PAGE_ERRORS = (EmptyInputError, BinaryInputError, GzipError, InputTooLargeError, UnknownCharsetError)
+
+#: What ``extract`` does about a page that is not one.
+_EXTRACT_ERROR_POLICIES = ("none", "raise")
 
 
 def extract(
     html: Union[str, bytes],
     url: Optional[str] = None,
+    record_id: Optional[str] = None,
     *,
     output_format: str = "txt",
     include_comments: bool = False,
@@ -109,6 +137,10 @@ def extract(
     with_metadata: bool = False,
     algorithm: str = "auto",
     charset: Optional[str] = None,
+    prune_selector: Union[str, list, None] = None,
+    target_selector: Union[str, list, None] = None,
+    target_language: Union[str, list, None] = None,
+    errors: str = "none",
 ) -> Any:
     """Extract the main content of one web page.
 
@@ -121,14 +153,23 @@ def extract(
     url
         The page's URL: reported in the output, used to resolve relative
         links and images, and to tell the site to site-aware algorithms.
+    record_id
+        An id of the page (trafilatura's third positional argument): the
+        ``"id"`` of an ``output_format="python"`` dict.
     output_format
         ``"txt"`` (plain text, one block a line; the default), ``"markdown"``
         (headings, lists, tables, code, quotes, emphasis), ``"html"`` (a
         clean HTML fragment: whitelisted tags and attributes only),
         ``"json"`` (unchaff's JSON object, schema 1: text, markdown,
-        metadata, charset, ...) or ``"python"`` (a ``dict`` of the text and
-        the metadata). trafilatura's ``"csv"``, ``"xml"`` and ``"xmltei"``
-        raise :class:`BadOptionError`.
+        metadata, charset, confidence, page_type, ...) or ``"python"`` (a
+        ``dict`` of the text and the metadata, with ``confidence``,
+        ``page_type`` (also as trafilatura's ``pagetype``), ``fingerprint``
+        (a SimHash of the text, 16 hex digits), ``comments`` (the comment
+        section apart from the text, each comment's author on its own line,
+        or ``None``) and ``id``), or ``"xml"`` (trafilatura's XML shape:
+        ``<doc>`` with the metadata as attributes, ``<main>`` with the
+        content; docs/json-schema.md). trafilatura's ``"csv"`` and
+        ``"xmltei"`` raise :class:`BadOptionError`.
     include_comments
         Keep the prose of comment sections (off by default, unlike
         trafilatura, whose default is on). ``algorithm="auto"`` only.
@@ -162,17 +203,36 @@ def extract(
     charset
         The charset from the HTTP ``Content-Type`` header, when known: it
         beats the page's own declaration, as in browsers (bytes only).
+    prune_selector
+        A CSS selector (or a list of them) of elements removed before
+        extracting, as trafilatura's ``prune_xpath``: never content.
+    target_selector
+        A CSS selector (or a list): the content is exactly what it matches,
+        in document order; the algorithm does not run.
+    target_language
+        An ISO 639-1 code (or a list): a page whose text is detected as
+        another language gives ``None``, as trafilatura's.
+    errors
+        ``"none"`` (the default, trafilatura's behaviour): ``None`` when the
+        page has no main content or is not a page. ``"raise"``: an empty
+        string when it has no main content, and the errors below raised.
 
-    Returns a ``str`` (``dict`` for ``"python"``); an empty string when the
-    page has no main content. Raises :class:`EmptyInputError`,
+    Returns a ``str`` (``dict`` for ``"python"``), or ``None`` as ``errors``
+    says. With ``errors="raise"``, raises :class:`EmptyInputError`,
     :class:`BinaryInputError`, :class:`GzipError`,
     :class:`UnknownCharsetError` or :class:`InputTooLargeError` (all
-    :class:`UnchaffError`, a ``ValueError``) for input that is not a page,
-    :class:`BadOptionError` / :class:`UnknownAlgorithmError` for bad options.
+    :class:`UnchaffError`, a ``ValueError``) for input that is not a page.
+    Whatever ``errors`` says, :class:`BadOptionError` /
+    :class:`UnknownAlgorithmError` for bad options, and ``TypeError`` when
+    ``html`` is not ``str`` or ``bytes``.
 
     Extractors are built once per combination of options and cached; for
     many pages, :meth:`Extractor.extract_many` runs them in parallel.
     """
+    if errors not in _EXTRACT_ERROR_POLICIES:
+        raise BadOptionError(f"errors must be one of {', '.join(_EXTRACT_ERROR_POLICIES)}, not {errors!r}")
+    if not isinstance(html, (str, bytes, bytearray, memoryview)):
+        raise TypeError(f"html must be str or bytes, not {type(html).__name__}")
     ex = _extractor(
         output_format,
         include_comments,
@@ -183,8 +243,35 @@ def extract(
         favor_recall,
         with_metadata,
         algorithm,
+        _strings(prune_selector, "prune_selector"),
+        _strings(target_selector, "target_selector"),
+        _strings(target_language, "target_language"),
     )
-    return ex.extract(html, url, charset)
+    if isinstance(html, (bytearray, memoryview)):
+        html = bytes(html)
+    try:
+        out = ex.extract(html, url, charset)
+    except _PAGE_ERRORS:
+        if errors == "raise":
+            raise
+        return None
+    if isinstance(out, dict):
+        out["id"] = record_id
+        empty = not out["text"].strip()
+    else:
+        empty = out is not None and not _content(out, output_format)
+    if empty and errors == "none":
+        return None
+    return out
+
+
+def _content(out: str, output_format: str) -> bool:
+    """Whether an output holds any main content (JSON: its text)."""
+    if output_format == "json":
+        import json
+
+        return bool(json.loads(out).get("text", "").strip())
+    return bool(out.strip())
 
 
 def extract_metadata(
@@ -246,7 +333,13 @@ class WarcWarning(UserWarning):
 _WARC_ERROR_POLICIES = ("warn", "raise", "ignore")
 
 
-def read_warc(path: Any, *, max_bytes: Optional[int] = None, errors: str = "warn") -> Iterator[WarcRecord]:
+#: ``read_warc``'s ``status`` values.
+_WARC_STATUS = ("2xx", "all")
+
+
+def read_warc(
+    path: Any, *, max_bytes: Optional[int] = None, errors: str = "warn", status: str = "2xx"
+) -> Iterator[WarcRecord]:
     """Stream the HTML response records of a ``.warc`` or ``.warc.gz`` file.
 
     Yields :class:`WarcRecord` tuples ``(url, date, status, content_type,
@@ -269,13 +362,19 @@ def read_warc(path: Any, *, max_bytes: Optional[int] = None, errors: str = "warn
     them as warnings); ``"raise"`` raises :class:`WarcError` there;
     ``"ignore"`` reads on silently. A file that cannot be opened raises
     ``OSError`` whatever ``errors`` says.
+
+    ``status``: ``"2xx"`` (default) yields only responses whose HTTP status
+    is 2xx, as ``unchaff batch`` does (a 404 page is not the page);
+    ``"all"`` yields every status, as ``unchaff batch --all-status``.
     """
     if errors not in _WARC_ERROR_POLICIES:
         raise BadOptionError(f"errors must be one of {', '.join(_WARC_ERROR_POLICIES)}, not {errors!r}")
-    return _records(WarcReader(path, max_bytes), path, errors)
+    if status not in _WARC_STATUS:
+        raise BadOptionError(f"status must be one of {', '.join(_WARC_STATUS)}, not {status!r}")
+    return _records(WarcReader(path, max_bytes), path, errors, status == "2xx")
 
 
-def _records(reader: WarcReader, path: Any, errors: str) -> Iterator[WarcRecord]:
+def _records(reader: WarcReader, path: Any, errors: str, only_2xx: bool) -> Iterator[WarcRecord]:
     """The records of ``reader``, broken stretches handled as ``errors`` says."""
     while True:
         try:
@@ -290,4 +389,8 @@ def _records(reader: WarcReader, path: Any, errors: str) -> Iterator[WarcRecord]
             if errors == "warn":
                 warnings.warn(f"{path}: {e}", WarcWarning, stacklevel=2)
             continue
-        yield WarcRecord(*t)
+        r = WarcRecord(*t)
+        # As the batch reader: a record without a status line is kept.
+        if only_2xx and r.status is not None and not 200 <= r.status < 300:
+            continue
+        yield r

@@ -11,8 +11,9 @@ PageSpec = Union[
     Tuple[Html, Optional[str]],
     Tuple[Html, Optional[str], Optional[str]],
     Mapping[str, Any],
+    None,
 ]
-OutputFormat = Literal["txt", "text", "markdown", "md", "html", "json", "python"]
+OutputFormat = Literal["txt", "text", "markdown", "md", "html", "json", "python", "xml"]
 
 ALGORITHMS: Tuple[str, ...]
 __version__: str
@@ -48,6 +49,10 @@ class Extractor:
         algorithm: str = "auto",
         params: Optional[Mapping[str, Union[str, int, float, bool]]] = None,
         max_input_bytes: Optional[int] = None,
+        prune_selector: Union[str, List[str], None] = None,
+        target_selector: Union[str, List[str], None] = None,
+        target_language: Union[str, List[str], None] = None,
+        timeout: Optional[float] = None,
     ) -> None: ...
     @property
     def output_format(self) -> str: ...
@@ -56,7 +61,8 @@ class Extractor:
     def extract(
         self, html: Html, url: Optional[str] = None, charset: Optional[str] = None
     ) -> Any:
-        """One page: ``str`` for every format but ``"python"`` (a ``dict``)."""
+        """One page: ``str`` for every format but ``"python"`` (a ``dict``); ``None``
+        for a page in a language ``target_language`` does not want."""
     def extract_many(
         self,
         pages: Iterable[PageSpec],

@@ -18,9 +18,10 @@ use std::sync::{Arc, Condvar, Mutex};
 
 use rayon::prelude::*;
 use unchaff::Extractor;
+use unchaff::dedup::{SegmentCache, Segmentation};
 
 use crate::extract::extract_row_with;
-use crate::row::{ErrorKind, Page, Row, RowFormat};
+use crate::row::{ErrorKind, Page, Row, RowFormat, TextFormat};
 use crate::sink::{RowSink, Timing};
 use crate::{Error, InputError, Progress};
 
@@ -49,6 +50,16 @@ pub struct Stats {
     pub skipped_status: u64,
     /// WARC `revisit` records skipped.
     pub revisits: u64,
+    /// Pages extracted but not written because a corpus filter of the
+    /// extractor's options dropped them ([`Row::skipped`]), by reason
+    /// (`confidence`, `language`).
+    pub skipped: BTreeMap<&'static str, u64>,
+    /// With [`Driver::dedup`]: segments dropped from the rows' text as
+    /// repeats of their site.
+    pub dedup_segments: u64,
+    /// With [`Driver::dedup`]: characters (white space excluded) of those
+    /// segments.
+    pub dedup_chars: u64,
     /// Inputs, or stretches of them, that could not be read or framed, in
     /// input order.
     pub warnings: Vec<InputError>,
@@ -68,6 +79,7 @@ pub struct Driver<'a> {
     progress: Arc<Progress>,
     format: RowFormat,
     timed: bool,
+    dedup: Option<u32>,
 }
 
 impl<'a> Driver<'a> {
@@ -81,7 +93,19 @@ impl<'a> Driver<'a> {
             progress: Arc::new(Progress::default()),
             format: RowFormat::default(),
             timed: false,
+            dedup: None,
         }
+    }
+
+    /// Drop repeated segments from the rows' text: a segment (a line of
+    /// text, a paragraph of Markdown) seen on `max_repeats` earlier pages
+    /// of the same site (the URL's host; pages without a URL share one
+    /// site) in this run ([`unchaff::dedup::SegmentCache`]). Applied in
+    /// input order, so the rows do not depend on the threads. `None` (the
+    /// default): off. HTML rows are left as they are.
+    pub fn dedup(mut self, max_repeats: Option<u32>) -> Driver<'a> {
+        self.dedup = max_repeats;
+        self
     }
 
     /// Time each page's extraction (wall clock and the thread's CPU time)
@@ -140,13 +164,20 @@ impl<'a> Driver<'a> {
         let (rtx, rrx) = sync_channel::<(u64, Row, Timing)>(window as usize);
         let gate = Gate::default();
         let mut stats = Stats::default();
+        let mut cache = self.dedup.map(SegmentCache::new);
         let pages = pages.into_iter();
         let (warnings, written) = std::thread::scope(|s| {
             let gate = &gate;
             let reader = s.spawn(move || feed(pages, tx, gate, window));
             let (pool, ex, format, timed) = (&pool, self.ex, self.format, self.timed);
             s.spawn(move || work(pool, rx, rtx, ex, format, timed));
-            let r = write_in_order(rrx, sink, gate, &mut stats, &self.progress, &mut on_rows);
+            let mut out = Out {
+                sink,
+                stats: &mut stats,
+                cache: cache.as_mut(),
+                format: self.format,
+            };
+            let r = write_in_order(rrx, &mut out, gate, &self.progress, &mut on_rows);
             if r.is_err() {
                 gate.stop();
             }
@@ -182,18 +213,24 @@ impl Driver<'_> {
         I: IntoIterator<Item = Result<Page, InputError>>,
     {
         let mut stats = Stats::default();
+        let mut cache = self.dedup.map(SegmentCache::new);
+        let mut out = Out {
+            sink,
+            stats: &mut stats,
+            cache: cache.as_mut(),
+            format: self.format,
+        };
         for item in pages {
             let page = match item {
                 Ok(p) => p,
                 Err(e) => {
-                    stats.warnings.push(e);
+                    out.stats.warnings.push(e);
                     continue;
                 }
             };
             let (row, timing) = extract_timed(self.ex, page, self.format, self.timed);
-            sink.write_timed(&row, timing).map_err(Error::Sink)?;
-            count(&mut stats, &row);
-            self.progress.set_rows_written(stats.rows);
+            out.deliver(row, timing).map_err(Error::Sink)?;
+            self.progress.set_rows_written(out.stats.rows);
             on_rows(&self.progress);
         }
         stats.already_there = self.progress.already_there();
@@ -218,6 +255,48 @@ fn extract_timed(ex: &Extractor, page: Page, format: RowFormat, timed: bool) -> 
         cpu: cpu.and_then(|t| t.try_elapsed().ok()),
     };
     (row, timing)
+}
+
+/// Where rows go, in input order: the sink, the run's counts, and the
+/// segment cache of [`Driver::dedup`].
+struct Out<'s, 'c> {
+    sink: &'s mut dyn RowSink,
+    stats: &'s mut Stats,
+    cache: Option<&'c mut SegmentCache>,
+    format: RowFormat,
+}
+
+impl Out<'_, '_> {
+    /// Writes a row (its repeated segments dropped) and counts it, or
+    /// counts it as skipped when a corpus filter dropped its page
+    /// ([`Row::skipped`]).
+    fn deliver(&mut self, mut row: Row, timing: Timing) -> std::io::Result<()> {
+        if let Some(reason) = row.skipped {
+            *self.stats.skipped.entry(reason).or_insert(0) += 1;
+            return Ok(());
+        }
+        let how = match self.format.text {
+            TextFormat::Text => Some(Segmentation::Lines),
+            TextFormat::Markdown => Some(Segmentation::Paragraphs),
+            _ => None,
+        };
+        if let (Some(cache), Some(how), Some(text)) = (self.cache.as_mut(), how, row.text.as_ref())
+        {
+            let site = row
+                .url
+                .as_deref()
+                .and_then(|u| url::Url::parse(u).ok())
+                .and_then(|u| u.host_str().map(str::to_owned))
+                .unwrap_or_default();
+            let f = cache.filter(&site, text, how);
+            self.stats.dedup_segments += f.segments as u64;
+            self.stats.dedup_chars += f.chars as u64;
+            row.text = Some(f.text);
+        }
+        self.sink.write_timed(&row, timing)?;
+        count(self.stats, &row);
+        Ok(())
+    }
 }
 
 /// Counts a written row in the run's statistics.
@@ -314,9 +393,8 @@ fn work(
 /// reader's window), telling the reader how far it has got.
 fn write_in_order(
     rrx: Receiver<(u64, Row, Timing)>,
-    sink: &mut dyn RowSink,
+    out: &mut Out<'_, '_>,
     gate: &Gate,
-    stats: &mut Stats,
     progress: &Progress,
     on_rows: &mut dyn FnMut(&Progress),
 ) -> std::io::Result<()> {
@@ -326,8 +404,7 @@ fn write_in_order(
         pending.insert(seq, (row, timing));
         let before = next;
         while let Some((row, timing)) = pending.remove(&next) {
-            sink.write_timed(&row, timing)?;
-            count(stats, &row);
+            out.deliver(row, timing)?;
             next += 1;
         }
         if next != before {
@@ -476,6 +553,80 @@ mod tests {
             stats.warnings,
             [InputError::new("a file could not be read")]
         );
+    }
+
+    #[test]
+    fn pages_a_corpus_filter_drops_are_counted_not_written() {
+        let ex = Extractor::new(&unchaff::Options::new().with_min_confidence(0.5)).unwrap();
+        let nav = "<html><body><div><a href=/a>Home</a> <a href=/b>About</a></div><p>Copyright 2024</p></body></html>";
+        let good = article(
+            "A",
+            &"apples fall far from the trees in the orchard in autumn ".repeat(10),
+        );
+        let items = vec![
+            Ok(Page::new("nav", nav.as_bytes().to_vec())),
+            Ok(Page::new("good", good.into_bytes())),
+            Ok(Page::new("nav2", nav.as_bytes().to_vec())),
+        ];
+        for threads in [1, 2] {
+            let mut rows = Vec::new();
+            let stats = Driver::new(&ex)
+                .threads(threads)
+                .run(items.clone(), &mut rows, |_| {})
+                .unwrap();
+            let ids: Vec<&str> = rows.iter().map(|r| r.id.as_str()).collect();
+            assert_eq!(ids, ["good"], "{threads} threads");
+            assert_eq!(stats.rows, 1);
+            assert_eq!(
+                stats.skipped.into_iter().collect::<Vec<_>>(),
+                [("confidence", 2)]
+            );
+        }
+    }
+
+    #[test]
+    fn dedup_drops_a_sites_repeated_segments_in_input_order() {
+        let ex = test_extractor();
+        let notice = "Every article on this site is written by our staff and checked twice by two of our editors before it goes out to the readers";
+        let items: Vec<Result<Page, InputError>> = (0..6)
+            .map(|i| {
+                let host = if i % 2 == 0 { "a.example" } else { "b.example" };
+                let html = format!(
+                    "<html><body><article><h1>Story {i}</h1><p>{}</p><p>{notice}</p></article></body></html>",
+                    format!("story {i} tells of the orchard and its trees in the autumn ").repeat(4)
+                );
+                Ok(Page::new(format!("p{i}"), html.into_bytes())
+                    .with_url(Some(format!("https://{host}/{i}"))))
+            })
+            .collect();
+        let mut runs = Vec::new();
+        for threads in [1, 3] {
+            let mut rows = Vec::new();
+            let stats = Driver::new(&ex)
+                .threads(threads)
+                .dedup(Some(2))
+                .run(items.clone(), &mut rows, |_| {})
+                .unwrap();
+            let has: Vec<bool> = rows
+                .iter()
+                .map(|r| r.text.as_deref().unwrap().contains("checked twice"))
+                .collect();
+            // Pages 0 and 2 of a.example, 1 and 3 of b.example keep it;
+            // the third page of each site loses it.
+            assert_eq!(has, [true, true, true, true, false, false], "{threads}");
+            assert!(rows[4].text.as_deref().unwrap().contains("story 4 tells"));
+            assert_eq!(stats.dedup_segments, 2);
+            runs.push(rows);
+        }
+        assert_eq!(runs[0], runs[1]);
+        // Off by default.
+        let mut rows = Vec::new();
+        let stats = Driver::new(&ex).run(items, &mut rows, |_| {}).unwrap();
+        assert!(
+            rows.iter()
+                .all(|r| r.text.as_deref().unwrap().contains("checked twice"))
+        );
+        assert_eq!(stats.dedup_segments, 0);
     }
 
     /// A sink that fails after some rows.

@@ -55,6 +55,11 @@ pub fn extract_row_with(ex: &Extractor, page: Page, format: RowFormat) -> Row {
             let r = ex.extract_owned(bytes, row.url.as_deref(), page.charset.as_deref());
             match r {
                 Ok(x) => {
+                    row.comments = x.comments_text();
+                    if format.simhash {
+                        row.simhash = Some(format!("{:016x}", x.simhash()));
+                    }
+                    row.skipped = x.skipped.as_ref().map(unchaff::Skip::reason);
                     let text = match format.text {
                         TextFormat::Text => Some(x.text),
                         TextFormat::Markdown => x.markdown,
@@ -75,6 +80,8 @@ pub fn extract_row_with(ex: &Extractor, page: Page, format: RowFormat) -> Row {
                     row.charset = Some(x.charset);
                     if format.metadata {
                         row.metadata = Some(row_metadata(x.metadata));
+                        row.confidence = Some(x.confidence);
+                        row.page_type = x.page_type.map(|t| t.name().to_owned());
                     }
                 }
                 Err(e) => row.error = Some(PageError::new(error_kind(&e), e.to_string())),
@@ -191,6 +198,12 @@ mod tests {
         assert_eq!(m.site_name.as_deref(), Some("Orchard"));
         assert_eq!(m.language.as_deref(), Some("en"));
         assert_eq!(m.canonical.as_deref(), Some("https://o.example/apples"));
+        assert!(row.page_type.is_some(), "{:?}", row.page_type);
+        let c = row.confidence.unwrap();
+        assert!((0.0..=1.0).contains(&c), "{c}");
+        assert_eq!(row.skipped, None);
+        // Without metadata, neither (the default row stays as it was).
+        assert_eq!(row_md_conf(&md, page()), None);
 
         // An extractor not built for the format: an error row, not text.
         let row = extract_row_with(&test_extractor(), page(), md);
@@ -198,6 +211,30 @@ mod tests {
         // The default row has none of it.
         let row = extract_row(&test_extractor(), page());
         assert_eq!((row.schema, row.text_format), (None, None));
+    }
+
+    /// The confidence of a row made with `format` (no metadata asked).
+    fn row_md_conf(format: &RowFormat, page: Page) -> Option<f32> {
+        let ex = Extractor::new(&format.apply(Options::new())).unwrap();
+        extract_row_with(&ex, page, *format).confidence
+    }
+
+    #[test]
+    fn a_page_below_the_minimum_confidence_is_marked_skipped() {
+        let nav = "<html><body><div><a href=/a>Home</a> <a href=/b>About</a></div><p>Copyright 2024</p></body></html>";
+        let good = article(
+            "Apples",
+            &"Apples fall far from the trees in autumn, says everyone who keeps an orchard. "
+                .repeat(12),
+        );
+        let f = RowFormat::default().with_metadata(true);
+        let ex = Extractor::new(&f.apply(Options::new().with_min_confidence(0.5))).unwrap();
+        let weak = extract_row_with(&ex, Page::new("n", nav.as_bytes().to_vec()), f);
+        assert_eq!(weak.skipped, Some("confidence"), "{weak:?}");
+        assert!(weak.confidence.unwrap() < 0.5, "{weak:?}");
+        let strong = extract_row_with(&ex, Page::new("g", good.into_bytes()), f);
+        assert_eq!(strong.skipped, None, "{strong:?}");
+        assert!(strong.confidence.unwrap() >= 0.5, "{strong:?}");
     }
 
     #[test]

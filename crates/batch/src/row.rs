@@ -187,6 +187,9 @@ pub enum TextFormat {
 pub struct RowFormat {
     /// Add the page's metadata (`metadata`: title, author, dates, …).
     pub metadata: bool,
+    /// Add `simhash`, a 64-bit SimHash of the plain text
+    /// (`unchaff::hash::simhash`), for near-duplicate work downstream.
+    pub simhash: bool,
     /// What `text` holds.
     pub text: TextFormat,
 }
@@ -195,6 +198,12 @@ impl RowFormat {
     /// Rows with metadata.
     pub fn with_metadata(mut self, on: bool) -> RowFormat {
         self.metadata = on;
+        self
+    }
+
+    /// Rows with `simhash`.
+    pub fn with_simhash(mut self, on: bool) -> RowFormat {
+        self.simhash = on;
         self
     }
 
@@ -282,6 +291,32 @@ pub struct Row {
     /// row).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub metadata: Option<RowMetadata>,
+    /// How likely `text` is the page's main content, 0 to 1
+    /// (`unchaff::Extraction::confidence`: an estimate of its shingle F1,
+    /// calibrated on the dev folders), with [`RowFormat::metadata`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub confidence: Option<f32>,
+    /// What kind of page it is (`article`, `forum`, `product`, `listing`,
+    /// `documentation`, `other`: `unchaff::PageType`), with
+    /// [`RowFormat::metadata`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page_type: Option<String>,
+    /// The page's comments apart from its content, when the extractor
+    /// was built with `unchaff::Options::comments` (`--comments`): each
+    /// comment's author on a line of its own (`Name:`) before its text, a
+    /// blank line between comments (`unchaff::comments::as_text`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub comments: Option<String>,
+    /// A 64-bit SimHash of the plain text, 16 hex digits
+    /// (`unchaff::hash::simhash`: near-duplicate texts differ in few
+    /// bits), with [`RowFormat::simhash`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub simhash: Option<String>,
+    /// Why a corpus filter of the extractor's options (`--min-confidence`,
+    /// `--lang`) drops the page (`confidence`, `language`): such a row is
+    /// not written; [`crate::driver::Stats::skipped`] counts it.
+    #[serde(skip)]
+    pub skipped: Option<&'static str>,
     /// The WARC record's `WARC-Record-ID`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub warc_record_id: Option<String>,

@@ -68,6 +68,25 @@ pub struct BatchArgs {
     /// carry "schema": 2 and "text_format".
     #[arg(long, value_enum, default_value = "text")]
     text_format: TextFormatArg,
+    /// Drop the pages whose confidence (0 to 1: how likely the text is the page's main
+    /// content, an estimate of its shingle F1; docs/RESULTS.md) is below X: they give no row
+    /// and are counted in the summary.
+    #[arg(long, value_name = "X")]
+    min_confidence: Option<f32>,
+    /// Keep only pages in these languages (ISO 639-1 codes, comma-separated: --lang en,de),
+    /// as detected from the text (else as the page declares); the others give no row and are
+    /// counted in the summary. A page whose language cannot be told is kept.
+    #[arg(long, value_name = "xx[,yy]", value_delimiter = ',')]
+    lang: Vec<String>,
+    /// Add "simhash" to each row: a 64-bit SimHash of the plain text, 16 hex digits
+    /// (near-duplicate texts differ in few bits: 3 or fewer apart is the usual cut).
+    #[arg(long)]
+    simhash: bool,
+    /// Drop repeated segments: a line of the text (a paragraph of Markdown) of at least 85
+    /// characters seen on N earlier pages of the same site (URL host) in this run is left out
+    /// of the later ones, in input order (trafilatura's deduplicate). Default N: 2.
+    #[arg(long, value_name = "N", num_args = 0..=1, default_missing_value = "2")]
+    dedup: Option<u32>,
     /// WARC: keep responses of every HTTP status (by default only 2xx
     /// responses give rows; the others are counted in the summary).
     #[arg(long)]
@@ -151,14 +170,17 @@ pub fn run(a: BatchArgs) -> CliResult {
     };
     let rows = RowFormat::default()
         .with_metadata(a.with_metadata)
+        .with_simhash(a.simhash)
         .with_text(text);
     // Metadata is computed only when rows carry it (`RowFormat::apply`);
     // the default row's title is the page's `<title>`, read by the renderer.
-    let opts = rows.apply(
+    let mut opts = rows.apply(
         crate::options(&a.alg)?
             .with_max_input_bytes(a.max_bytes)
             .with_timeout(timeout),
     );
+    opts.min_confidence = a.min_confidence;
+    opts.languages = a.lang.clone();
     let extractor = Extractor::new(&opts)?;
     let (sources, refused) = inputs::expand_with_warnings(&a.inputs)?;
     let bar = progress_bar(a.quiet, inputs::total_len(&sources));
@@ -185,7 +207,8 @@ pub fn run(a: BatchArgs) -> CliResult {
     let mut driver = Driver::new(&extractor)
         .row_format(rows)
         .progress(progress)
-        .timed(a.timings.is_some());
+        .timed(a.timings.is_some())
+        .dedup(a.dedup);
     if let Some(n) = a.threads {
         driver = driver.threads(n);
     }
@@ -212,7 +235,7 @@ pub fn run(a: BatchArgs) -> CliResult {
     if !a.quiet {
         eprintln!("unchaff batch: {}", summary(&stats, start.elapsed()));
     }
-    if stats.read_ok == 0 && stats.already_there == 0 {
+    if stats.read_ok == 0 && stats.already_there == 0 && stats.skipped.is_empty() {
         let why = match stats.warnings.first() {
             Some(w) => w.to_string(),
             None if stats.rows == 0 => "no pages in the inputs".into(),
@@ -268,13 +291,29 @@ fn summary(stats: &Stats, took: Duration) -> String {
         (0, 0) => String::new(),
         (s, r) => format!(", WARC records skipped: {s} not 2xx, {r} revisit"),
     };
+    let dropped: Vec<String> = stats
+        .skipped
+        .iter()
+        .map(|(why, n)| format!("{n} {why}"))
+        .collect();
+    let dropped = match dropped.is_empty() {
+        true => String::new(),
+        false => format!(", dropped by filters: {}", dropped.join(", ")),
+    };
+    let dedup = match stats.dedup_segments {
+        0 => String::new(),
+        n => format!(
+            ", dedup dropped {n} repeated segments ({} characters)",
+            stats.dedup_chars
+        ),
+    };
     let warnings = match stats.warnings.len() {
         0 => String::new(),
         n => format!(", {n} warnings"),
     };
     let mb = stats.bytes_read as f64 / 1e6;
     format!(
-        "{} pages written ({} errors{kinds}){resumed}{skipped}{warnings} in {secs:.1} s: {:.1} pages/s, {:.1} MB/s of input ({mb:.1} MB in all)",
+        "{} pages written ({} errors{kinds}){resumed}{dropped}{dedup}{skipped}{warnings} in {secs:.1} s: {:.1} pages/s, {:.1} MB/s of input ({mb:.1} MB in all)",
         stats.rows,
         stats.error_rows(),
         stats.rows as f64 / secs,

@@ -115,6 +115,9 @@ enum FormatArg {
     Markdown,
     /// A clean, safe HTML fragment (whitelisted tags and attributes).
     Html,
+    /// XML in trafilatura's shape: <doc> with the metadata as attributes, <main> with the
+    /// content, <comments> with --comments.
+    Xml,
 }
 
 impl FormatArg {
@@ -132,6 +135,7 @@ impl From<FormatArg> for Format {
             FormatArg::Json => Format::Json,
             FormatArg::Markdown => Format::Markdown,
             FormatArg::Html => Format::Html,
+            FormatArg::Xml => Format::Xml,
         }
     }
 }
@@ -153,6 +157,18 @@ struct AlgorithmArgs {
     /// Favour recall: keep borderline blocks too (auto only; the same as --param threshold=0.35).
     #[arg(long)]
     recall: bool,
+    /// Remove what this CSS selector matches before extracting (repeatable; as trafilatura's
+    /// prune_xpath): it is never content. E.g. --exclude '.related, aside'.
+    #[arg(long, value_name = "SELECTOR")]
+    exclude: Vec<String>,
+    /// The content is exactly what this CSS selector matches, in document order (repeatable);
+    /// the algorithm does not run. A page where nothing matches has an empty text.
+    #[arg(long, value_name = "SELECTOR")]
+    include: Vec<String>,
+    /// The page's comments apart from its content (auto only): "comments" in JSON and batch
+    /// rows, one per comment with its author. --include-comments merges them into the text.
+    #[arg(long)]
+    comments: bool,
 }
 
 #[derive(Args)]
@@ -237,6 +253,14 @@ struct EvalArgs {
     /// --compare: a page's shingle F1 must move by more than this to be listed.
     #[arg(long, value_name = "F1", default_value_t = DEFAULT_MIN_DELTA, requires = "compare")]
     min_delta: f64,
+    /// Write one JSON line a page to FILE: folder, id, shingle F1, confidence and its signals,
+    /// page type and its signals (for calibrating them: scripts/fit_confidence.py).
+    #[arg(long, value_name = "FILE")]
+    pages: Option<PathBuf>,
+    /// Drop repeated segments as `batch --dedup N` does, each folder's pages taken in manifest
+    /// order, a page's site its manifest `site` (else its URL's host); prints what was dropped.
+    #[arg(long, value_name = "N", num_args = 0..=1, default_missing_value = "2")]
+    dedup: Option<u32>,
 }
 
 /// Default of `eval --min-delta`: one point of shingle F1. Smaller moves are
@@ -419,8 +443,11 @@ fn options(alg: &AlgorithmArgs) -> Result<Options, String> {
     params.extend(alg.params.iter().cloned());
     let mut o = Options::new()
         .with_method(alg.algorithm)
-        .with_metadata(false);
+        .with_metadata(false)
+        .with_comments(alg.comments);
     o.params = params;
+    o.exclude = alg.exclude.clone();
+    o.include = alg.include.clone();
     Ok(o)
 }
 
@@ -641,7 +668,15 @@ fn threads_error(n: usize, e: rayon::ThreadPoolBuildError) -> String {
 fn cmd_eval(a: EvalArgs) -> CliResult {
     let mut opts = options(&a.alg)?;
     opts.templates = a.templates.clone();
+    // The page type comes with the metadata.
+    opts.metadata = a.pages.is_some();
     let extractor = Extractor::new(&opts)?;
+    let mut pages_out = match &a.pages {
+        Some(p) => Some(std::io::BufWriter::new(
+            std::fs::File::create(p).map_err(|e| format!("--pages {}: {e}", p.display()))?,
+        )),
+        None => None,
+    };
     let filters: Vec<Filter> = a
         .filter
         .iter()
@@ -667,8 +702,9 @@ fn cmd_eval(a: EvalArgs) -> CliResult {
         if ds.pages.is_empty() {
             continue;
         }
-        type PageResult = Result<(String, Option<LeafCounts>), String>;
+        type PageResult = Result<(String, Option<LeafCounts>, serde_json::Value), String>;
         let bar = progress(ds.pages.len(), &ds.name);
+        let pages_wanted = pages_out.is_some();
         let outputs: Vec<(String, PageResult)> = with_threads(a.threads, || {
             ds.pages
                 .par_iter()
@@ -687,12 +723,22 @@ fn cmd_eval(a: EvalArgs) -> CliResult {
                                 false => None,
                             };
                             let input = Input::new(&b).with_url(site.as_deref());
+                            let info = |x: &unchaff::Extraction| match pages_wanted {
+                                true => serde_json::json!({
+                                    "confidence": x.confidence,
+                                    "signals": x.signals,
+                                    "page_type": x.page_type,
+                                    "page_signals": x.page_signals,
+                                }),
+                                false => serde_json::Value::Null,
+                            };
                             match gold {
                                 Some(g) => extractor
                                     .extract_with(input, |i| inspection_counts(i, &g))
-                                    .map(|(x, c)| (x.text, Some(c))),
-                                None => extractor.extract(input).map(|x| (x.text, None)),
+                                    .map(|(x, c)| (info(&x), x.text, Some(c))),
+                                None => extractor.extract(input).map(|x| (info(&x), x.text, None)),
                             }
+                            .map(|(i, t, c)| (t, c, i))
                             .map_err(|e| e.to_string())
                         });
                     (p.id.clone(), r)
@@ -702,11 +748,13 @@ fn cmd_eval(a: EvalArgs) -> CliResult {
         bar.finish_and_clear();
         let mut preds = HashMap::with_capacity(outputs.len());
         let mut leaf_pages = Vec::new();
+        let mut infos = HashMap::new();
         for (id, r) in outputs {
             match r {
-                Ok((t, leaves)) => {
-                    preds.insert(id, t);
+                Ok((t, leaves, info)) => {
+                    preds.insert(id.clone(), t);
                     leaf_pages.extend(leaves.map(|c| c.prf()));
+                    infos.insert(id, info);
                 }
                 Err(e) => {
                     errors_total += 1;
@@ -735,7 +783,56 @@ fn cmd_eval(a: EvalArgs) -> CliResult {
         if a.leaf {
             leaf_rows.push((ds.name.clone(), leaf_pages));
         }
+        if let Some(n) = a.dedup {
+            let mut cache = unchaff::dedup::SegmentCache::new(n);
+            let (mut segs, mut chars, mut total) = (0usize, 0usize, 0usize);
+            for p in &ds.pages {
+                let Some(text) = preds.get_mut(&p.id) else {
+                    continue;
+                };
+                let site = p
+                    .field("site")
+                    .or_else(|| {
+                        p.url
+                            .as_deref()
+                            .and_then(|u| url::Url::parse(u).ok())
+                            .and_then(|u| u.host_str().map(str::to_owned))
+                    })
+                    .unwrap_or_default();
+                total += text.chars().filter(|c| !c.is_whitespace()).count();
+                let f = cache.filter(&site, text, unchaff::dedup::Segmentation::Lines);
+                segs += f.segments;
+                chars += f.chars;
+                *text = f.text;
+            }
+            eprintln!(
+                "{}: --dedup {n} dropped {segs} segments, {chars} of {total} characters ({:.2}%)",
+                ds.name,
+                100.0 * chars as f64 / total.max(1) as f64
+            );
+        }
         let row = with_threads(a.threads, || report::score_folder(&ds, &preds))??;
+        if let Some(out) = pages_out.as_mut() {
+            for ps in &row.page_scores {
+                let label = ds
+                    .pages
+                    .iter()
+                    .find(|p| p.id == ps.id)
+                    .and_then(|p| p.field("page_type"));
+                let mut v = serde_json::json!({
+                    "folder": ds.name,
+                    "id": ps.id,
+                    "f1": ps.shingle_f1,
+                    "label": label,
+                });
+                if let (Some(o), Some(serde_json::Value::Object(i))) =
+                    (v.as_object_mut(), infos.remove(&ps.id))
+                {
+                    o.extend(i);
+                }
+                writeln!(out, "{v}")?;
+            }
+        }
         if let Some(old) = baseline {
             // Only the pages the baseline saved: a page it lacks is not a 0.
             let mut base_ds = ds.clone();
@@ -753,6 +850,9 @@ fn cmd_eval(a: EvalArgs) -> CliResult {
     }
     if rows.is_empty() {
         return Err("no pages to evaluate (check the folders and --filter)".into());
+    }
+    if let Some(mut out) = pages_out {
+        out.flush()?;
     }
     println!("algorithm: {}", extractor.method());
     print_table(&rows, a.markdown);

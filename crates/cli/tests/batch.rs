@@ -1015,3 +1015,157 @@ fn timings_file_has_one_line_a_row_and_leaves_the_rows_alone() {
     assert!(!o.status.success());
     assert!(stderr(&o).contains("--timings"), "{}", stderr(&o));
 }
+
+#[test]
+fn corpus_filters_drop_and_count_pages() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("in");
+    std::fs::create_dir(&root).unwrap();
+    std::fs::write(
+        root.join("a.html"),
+        article(
+            "Apples",
+            "apples fall far from the trees in the old orchard",
+        ),
+    )
+    .unwrap();
+    // Two links and a copyright line: nothing there is main content.
+    std::fs::write(
+        root.join("b.html"),
+        "<html><body><div><a href=/a>Home</a> <a href=/b>About</a></div><p>Copyright 2024</p></body></html>",
+    )
+    .unwrap();
+    std::fs::write(
+        root.join("c.html"),
+        article(
+            "Äpfel",
+            "die Äpfel fallen nicht weit vom Stamm, sagt man bei uns im Dorf seit jeher",
+        ),
+    )
+    .unwrap();
+    let out = dir.path().join("o.jsonl");
+    let input = root.to_str().unwrap();
+    let (o, rows) = batch(&[input, "--with-metadata"], &out);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(ids(&rows), ["a", "b", "c"]);
+    let conf = |r: &Value| r["confidence"].as_f64().unwrap();
+    assert!(conf(&rows[0]) > 0.5 && conf(&rows[1]) < 0.5, "{rows:?}");
+    assert!(rows[0]["page_type"].is_string(), "{rows:?}");
+
+    let (o, rows) = batch(&[input, "--min-confidence", "0.5"], &out);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(ids(&rows), ["a", "c"]);
+    // Without --with-metadata the rows stay as they were.
+    assert!(rows[0].get("confidence").is_none(), "{:?}", rows[0]);
+    let (o, rows) = batch(&[input, "--lang", "de"], &out);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(ids(&rows), ["b", "c"]);
+    let (o, rows) = batch(&[input, "--lang", "en,fr", "--min-confidence", "0.5"], &out);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(ids(&rows), ["a"]);
+
+    // The summary counts what the filters dropped.
+    let o = unchaff()
+        .args([
+            "batch",
+            input,
+            "--lang",
+            "en",
+            "--min-confidence",
+            "0.5",
+            "--out",
+        ])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let e = stderr(&o);
+    assert!(
+        e.contains("1 pages written") && e.contains("dropped by filters: 1 confidence, 1 language"),
+        "{e}"
+    );
+    // Every page dropped is no failure: they were read.
+    let (o, rows) = batch(&[input, "--min-confidence", "1"], &out);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(rows.is_empty());
+    let (o, _) = batch(&[input, "--min-confidence", "2"], &out);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("between 0 and 1"), "{}", stderr(&o));
+}
+
+#[test]
+fn exclude_include_and_comments_in_rows() {
+    let dir = tempfile::tempdir().unwrap();
+    let page = dir.path().join("p.html");
+    std::fs::write(
+        &page,
+        article(
+            "Apples",
+            "apples fall far from the trees in the old orchard",
+        )
+        .replace("<h1>", "<div class=note>A note on pears.</div><h1>"),
+    )
+    .unwrap();
+    let out = dir.path().join("o.jsonl");
+    let p = page.to_str().unwrap();
+    let (o, rows) = batch(&[p, "--include", ".note"], &out);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(rows[0]["text"], "A note on pears.");
+    let (_, rows) = batch(&[p, "--exclude", "article p"], &out);
+    assert!(
+        !rows[0]["text"].as_str().unwrap().contains("apples fall"),
+        "{rows:?}"
+    );
+    let (o, _) = batch(&[p, "--include", "p:hover"], &out);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("selector"), "{}", stderr(&o));
+}
+
+#[test]
+fn dedup_drops_segments_repeated_on_a_sites_pages() {
+    let dir = tempfile::tempdir().unwrap();
+    let notice = "Every story on this site is written by our own staff and read twice by two of our editors before it reaches you and your friends";
+    let mut jsonl = String::new();
+    for i in 0..4 {
+        let html = format!(
+            "<html><body><article><h1>Story {i}</h1><p>{}</p><p>{notice}</p></article></body></html>",
+            format!("story {i} tells of the orchard and its old trees in autumn ").repeat(4)
+        );
+        let row = serde_json::json!({"id": format!("p{i}"), "url": format!("https://a.example/{i}"), "html": html});
+        jsonl += &format!("{row}\n");
+    }
+    let input = dir.path().join("in.jsonl");
+    std::fs::write(&input, jsonl).unwrap();
+    let out = dir.path().join("o.jsonl");
+    let i = input.to_str().unwrap();
+    let (_, rows) = batch(&[i], &out);
+    assert!(
+        rows.iter()
+            .all(|r| r["text"].as_str().unwrap().contains("read twice"))
+    );
+    let (_, hashed) = batch(&[i, "--simhash"], &out);
+    let h: Vec<u64> = hashed
+        .iter()
+        .map(|r| u64::from_str_radix(r["simhash"].as_str().unwrap(), 16).unwrap())
+        .collect();
+    assert_eq!(h[0], unchaff_simhash(rows[0]["text"].as_str().unwrap()));
+    assert!((h[0] ^ h[1]).count_ones() < 32, "{h:x?}");
+    assert!(rows[0].get("simhash").is_none());
+    let (o, rows) = batch(&[i, "--dedup", "-j", "2"], &out);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let kept: Vec<bool> = rows
+        .iter()
+        .map(|r| r["text"].as_str().unwrap().contains("read twice"))
+        .collect();
+    assert_eq!(kept, [true, true, false, false]);
+    let (_, rows) = batch(&[i, "--dedup", "3"], &out);
+    let kept: Vec<bool> = rows
+        .iter()
+        .map(|r| r["text"].as_str().unwrap().contains("read twice"))
+        .collect();
+    assert_eq!(kept, [true, true, true, false]);
+}
+
+/// The library's SimHash (what `--simhash` must write).
+fn unchaff_simhash(text: &str) -> u64 {
+    unchaff::hash::simhash(text)
+}

@@ -236,7 +236,7 @@ fn extract_over_http_equals_the_cli_byte_for_byte() {
             "<meta charset=windows-1252><p>caf\u{e9} au lait".to_owned(),
         ),
     ];
-    let cases: [(&str, &[&str]); 4] = [
+    let cases: [(&str, &[&str]); 5] = [
         (
             "url=https%3A%2F%2Fo.example%2Fa",
             &["-f", "json", "--url", "https://o.example/a"],
@@ -252,6 +252,18 @@ fn extract_over_http_equals_the_cli_byte_for_byte() {
         (
             "format=json&html=1&precision=1",
             &["-f", "json", "--html", "--precision"],
+        ),
+        (
+            "format=json&exclude=h1&exclude=nav&comments=1",
+            &[
+                "-f",
+                "json",
+                "--exclude",
+                "h1",
+                "--exclude",
+                "nav",
+                "--comments",
+            ],
         ),
     ];
     for (name, html) in &pages {
@@ -291,6 +303,13 @@ fn extract_over_http_equals_the_cli_byte_for_byte() {
     for key in ["categories", "tags", "image", "license", "site_name"] {
         assert!(v["metadata"].get(key).is_some(), "{key}: {v}");
     }
+    // Every JSON extraction says how far to trust it and what page it is.
+    let c = v["confidence"].as_f64().unwrap();
+    assert!((0.0..=1.0).contains(&c), "{v}");
+    assert!(v["page_type"].is_string(), "{v}");
+    // A selector that does not parse is the client's mistake.
+    let r = server.post("/extract?exclude=div%5B", html.as_bytes());
+    assert_eq!(r.status, 400, "{}", r.text());
 }
 
 /// Standard base64 (the test has no base64 crate).
@@ -545,6 +564,9 @@ fn batch_streams_the_rows_of_unchaff_batch() {
     let got = r.text().replace("\"request:14\"", "\"in.jsonl:14\"");
     let expected = expected.replace(&format!("\"{}:14\"", input.display()), "\"in.jsonl:14\"");
     assert_eq!(got, expected);
+    let first: serde_json::Value = serde_json::from_str(got.lines().next().unwrap()).unwrap();
+    assert!(first["confidence"].as_f64().is_some(), "{first}");
+    assert!(first["page_type"].is_string(), "{first}");
 }
 
 #[test]

@@ -131,7 +131,9 @@ fn core_fail(e: &unchaff::Error) -> Fail {
     let (status, kind) = match e {
         E::Timeout { .. } => (StatusCode::GATEWAY_TIMEOUT, "timeout"),
         E::TooLarge { .. } => (StatusCode::PAYLOAD_TOO_LARGE, "too_large"),
-        E::UnknownAlgorithm(_) | E::BadParam { .. } => (StatusCode::BAD_REQUEST, "bad_request"),
+        E::UnknownAlgorithm(_) | E::BadParam { .. } | E::BadOption(_) | E::BadSelector { .. } => {
+            (StatusCode::BAD_REQUEST, "bad_request")
+        }
         E::EmptyInput
         | E::Binary { .. }
         | E::Gzip(_)

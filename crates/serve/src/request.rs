@@ -56,6 +56,13 @@ pub struct RequestOptions {
     pub charset: Option<String>,
     /// A shorter extraction deadline than the server's, in seconds.
     pub timeout: Option<f64>,
+    /// CSS selectors of what is removed before extracting (`--exclude`;
+    /// query: `exclude=SELECTOR`, repeatable; JSON: a list).
+    pub exclude: Vec<String>,
+    /// CSS selectors of the content itself (`--include`; as `exclude`).
+    pub include: Vec<String>,
+    /// `auto`: the comments apart from the content (`--comments`).
+    pub comments: bool,
 }
 
 /// `{"KEY": VALUE}` with string, number or boolean values, or
@@ -125,6 +132,9 @@ pub fn from_query(query: Option<&str>) -> Result<(Option<String>, RequestOptions
             "recall" => o.recall = flag(&k, &v)?,
             "metadata" | "with_metadata" => o.metadata = flag(&k, &v)?,
             "charset" => o.charset = Some(v),
+            "exclude" => o.exclude.push(v),
+            "include" => o.include.push(v),
+            "comments" => o.comments = flag(&k, &v)?,
             "timeout" => {
                 o.timeout = Some(
                     v.parse()
@@ -283,8 +293,11 @@ impl RequestOptions {
             .with_json_html(self.html)
             .with_tables(!self.no_tables)
             .with_max_input_bytes(max_input)
-            .with_timeout(deadline);
+            .with_timeout(deadline)
+            .with_comments(self.comments);
         options.params = params;
+        options.exclude = self.exclude.clone();
+        options.include = self.include.clone();
         Ok(Resolved {
             options,
             out,
@@ -341,6 +354,11 @@ mod tests {
         assert!(!r.options.tables);
         assert_eq!(r.options.timeout, Some(Duration::from_secs(5)));
         assert!(from_query(Some("nope=1")).is_err());
+        let (_, o) = from_query(Some("exclude=.ad&exclude=aside&include=main&comments=1")).unwrap();
+        let r = o.resolve(Duration::from_secs(5), 100).unwrap();
+        assert_eq!(r.options.exclude, [".ad", "aside"]);
+        assert_eq!(r.options.include, ["main"]);
+        assert!(r.options.comments);
         assert!(from_query(Some("links=maybe")).is_err());
     }
 

@@ -65,4 +65,16 @@ pub enum Error {
     /// or this build has no template support (cargo feature `templates`).
     #[error("template library: {0}")]
     Templates(String),
+    /// An option of [`crate::Options`] that makes no sense.
+    #[error("bad option: {0}")]
+    BadOption(String),
+    /// A CSS selector of [`crate::Options::exclude`] or
+    /// [`crate::Options::include`] that does not parse.
+    #[error("bad CSS selector {selector:?}: {reason}")]
+    BadSelector {
+        /// The selector as given.
+        selector: String,
+        /// What is wrong with it.
+        reason: String,
+    },
 }

@@ -6,11 +6,14 @@ use std::time::Duration;
 
 use crate::algorithms::{self, Algorithm, Selection};
 use crate::annotate::{self, Page};
+use crate::comments::Comment;
+use crate::confidence::{self, Signals};
 use crate::decode::{self, CharsetSource};
 use crate::dom::{Dom, NodeId};
 use crate::limits::{Deadline, Instant, Stage};
 use crate::metadata::{self, Metadata};
-use crate::{Error, Format, Input, Method, Options, clean, parse, render};
+use crate::pagetype::{self, PageType};
+use crate::{Error, Format, Input, Method, Options, clean, css, parse, render};
 
 /// The version of the JSON output's schema (`docs/json-schema.md`).
 pub const JSON_SCHEMA: u32 = 2;
@@ -54,6 +57,41 @@ pub struct Extraction {
     pub charset: String,
     /// Why that charset.
     pub charset_source: CharsetSource,
+    /// How likely the text is the page's main content, from 0 to 1: an
+    /// estimate of its shingle F1 against a person's reading of the page,
+    /// calibrated on the dev folders (of pages given about 0.8, the mean
+    /// F1 is about 0.8; [`crate::confidence`] says how it is computed,
+    /// `docs/RESULTS.md` how well it holds). Low on pages whose content
+    /// the algorithm could not tell: send them to another extractor, a
+    /// person, or drop them ([`Options::min_confidence`]).
+    pub confidence: f32,
+    /// What kind of page it is ([`PageType`]), read from what the page
+    /// says of itself and how it is built ([`crate::pagetype`]); filled
+    /// with the metadata ([`Options::metadata`], or the JSON format).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub page_type: Option<PageType>,
+    /// The page's comments, apart from the content, one per comment with
+    /// its author where the page marks one ([`Options::comments`];
+    /// `auto` only). Comment forms, prompts and formatting help are never
+    /// comments.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub comments: Option<Vec<Comment>>,
+    /// The main content as XML in trafilatura's shape
+    /// ([`Format::Xml`]).
+    #[serde(skip)]
+    pub xml: Option<String>,
+    /// Why a corpus filter of the options would drop the page
+    /// ([`Options::languages`], [`Options::min_confidence`]); `None` when
+    /// none would. The page is extracted all the same.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub skipped: Option<Skip>,
+    /// The signals [`Extraction::confidence`] was computed from (for
+    /// evaluation tools).
+    #[serde(skip)]
+    pub signals: Signals,
+    /// The signals [`Extraction::page_type`] was told from, when it was.
+    #[serde(skip)]
+    pub page_signals: Option<pagetype::Signals>,
     /// The time each stage took on this page.
     #[serde(skip)]
     pub times: StageTimes,
@@ -76,6 +114,7 @@ impl Extraction {
             Format::Text => Cow::Borrowed(&self.text),
             Format::Markdown => Cow::Borrowed(self.markdown.as_deref().unwrap_or_default()),
             Format::Html => Cow::Borrowed(self.html.as_deref().unwrap_or_default()),
+            Format::Xml => Cow::Borrowed(self.xml.as_deref().unwrap_or_default()),
             Format::Json => Cow::Owned(self.to_json()),
         }
     }
@@ -94,6 +133,54 @@ impl Extraction {
             e: self,
         })
         .unwrap_or_default()
+    }
+}
+
+impl Extraction {
+    /// A 64-bit SimHash of the text ([`crate::hash::simhash`]): pages
+    /// whose texts differ by a few words differ in a few bits, for
+    /// near-duplicate detection downstream (trafilatura's `fingerprint`).
+    pub fn simhash(&self) -> u64 {
+        crate::hash::simhash(&self.text)
+    }
+
+    /// The comments as text: each comment's author on a line of its own
+    /// (`Name:`) before its text, a blank line between comments; `None`
+    /// without [`Options::comments`] ([`crate::comments::as_text`]).
+    pub fn comments_text(&self) -> Option<String> {
+        self.comments.as_deref().map(crate::comments::as_text)
+    }
+
+    /// The comments as Markdown ([`crate::comments::as_markdown`]).
+    pub fn comments_markdown(&self) -> Option<String> {
+        self.comments.as_deref().map(crate::comments::as_markdown)
+    }
+}
+
+/// Why a corpus filter would drop a page ([`Extraction::skipped`]).
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[serde(tag = "reason", rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum Skip {
+    /// The page's language is not one of [`Options::languages`].
+    Language {
+        /// The language found (ISO 639-1 where one exists).
+        found: String,
+    },
+    /// The confidence is below [`Options::min_confidence`].
+    Confidence {
+        /// The page's confidence.
+        confidence: f32,
+    },
+}
+
+impl Skip {
+    /// A short name of the reason: `language` or `confidence`.
+    pub fn reason(&self) -> &'static str {
+        match self {
+            Skip::Language { .. } => "language",
+            Skip::Confidence { .. } => "confidence",
+        }
     }
 }
 
@@ -153,6 +240,12 @@ pub struct Extractor {
     algorithm: Box<dyn Algorithm>,
     method: Method,
     options: Options,
+    /// [`Options::exclude`], compiled.
+    exclude: css::Selectors,
+    /// [`Options::include`], compiled.
+    include: css::Selectors,
+    /// [`Options::languages`], lower case.
+    languages: Vec<String>,
     /// Every site's template, read once from the library when one is given.
     #[cfg(feature = "templates")]
     templates: Option<SiteTemplates>,
@@ -191,10 +284,33 @@ impl Extractor {
                 p.display()
             )));
         }
+        if let Some(m) = options.min_confidence
+            && !(0.0..=1.0).contains(&m)
+        {
+            return Err(Error::BadOption(format!(
+                "min_confidence must be between 0 and 1, not {m}"
+            )));
+        }
+        let languages = options
+            .languages
+            .iter()
+            .map(|l| l.trim().to_ascii_lowercase())
+            .collect::<Vec<_>>();
+        if let Some(bad) = languages
+            .iter()
+            .find(|l| l.is_empty() || !l.chars().all(|c| c.is_ascii_alphabetic()))
+        {
+            return Err(Error::BadOption(format!(
+                "{bad:?} is not a language code (ISO 639-1, such as en or de)"
+            )));
+        }
         Ok(Extractor {
             algorithm,
             method: options.method,
             options: options.clone(),
+            exclude: css::Selectors::parse(&options.exclude)?,
+            include: css::Selectors::parse(&options.include)?,
+            languages,
             #[cfg(feature = "templates")]
             templates,
         })
@@ -271,12 +387,20 @@ impl Extractor {
         // Markdown's title heading is the article's title, not `<title>`
         // with the site's name.
         let want_meta = self.options.metadata
-            || fmt == Format::Json
+            || matches!(fmt, Format::Json | Format::Xml)
             || (fmt == Format::Markdown && self.options.markdown_title);
         let mut meta = if want_meta {
             read_metadata(&dom, url)
         } else {
             Metadata::default()
+        };
+        // The page type comes with the metadata (not with Markdown's title).
+        let page_signals = (self.options.metadata || matches!(fmt, Format::Json | Format::Xml))
+            .then(|| pagetype::signals(&dom, url));
+        // The declared language, for the language filter (before cleaning).
+        let declared = match self.languages.is_empty() {
+            true => None,
+            false => declared_language(&dom),
         };
         let base = match fmt {
             Format::Text => None,
@@ -298,6 +422,16 @@ impl Extractor {
             &deadline,
         )?;
         let removed = self.apply_templates(&mut dom, root, url);
+        if !self.exclude.is_empty() {
+            let mut hits = self
+                .exclude
+                .matching(&dom, root, &deadline, Stage::Annotate)?;
+            if hits.first() == Some(&root) {
+                // The whole content is excluded: its children go.
+                hits = dom.children(root).collect();
+            }
+            dom.detach_all(&hits);
+        }
         if owned && !self.algorithm.reads_source() {
             // Nothing reads the decoded page from here on: free it.
             decoded.text = std::borrow::Cow::Borrowed("");
@@ -306,10 +440,27 @@ impl Extractor {
         let mut page = annotate::annotate_until(&dom, &decoded.text, root, &deadline)?;
         page.url = url;
         let t3 = Instant::now();
-        let selection = self.algorithm.run(&page);
+        let selection = match self.include.is_empty() {
+            true => self.algorithm.run(&page),
+            false => Selection {
+                nodes: self
+                    .include
+                    .matching(&dom, root, &deadline, Stage::Algorithm)?,
+                ..Selection::default()
+            },
+        };
         // An algorithm may stop early at the deadline: its selection is
         // then not to be used.
         deadline.check(Stage::Algorithm)?;
+        // What the confidence of a selection without its own signals reads.
+        let page_chars = page.stats(page.root).chars;
+        let (sel_chars, sel_links) = match selection.confidence {
+            Some(_) => (0, 0),
+            None => selection.nodes.iter().fold((0, 0), |(c, l), &n| {
+                let st = page.stats(n);
+                (c + st.chars, l + st.link_chars)
+            }),
+        };
         let t_algorithm = Instant::now();
         let seen = inspect(&Inspection {
             page: &page,
@@ -331,7 +482,11 @@ impl Extractor {
         let mut text = render::text(dom, root, &selection);
         deadline.check(Stage::Render)?;
         // `auto` with nothing to show: the page's own summary, if it has one.
-        let summary = match self.method == Method::Auto && text.trim().is_empty() {
+        let page_dom = dom;
+        let summary = match self.method == Method::Auto
+            && self.include.is_empty()
+            && text.trim().is_empty()
+        {
             true => description_page(dom, &deadline)?,
             false => None,
         };
@@ -370,12 +525,52 @@ impl Extractor {
         } else {
             None
         };
-        let html = (fmt == Format::Html || (fmt == Format::Json && self.options.json_html))
+        let mut html = (matches!(fmt, Format::Html | Format::Xml)
+            || (fmt == Format::Json && self.options.json_html))
             .then(|| render::html(dom, root, shown, base.as_ref()));
+        deadline.check(Stage::Render)?;
+        let comments = match self.options.comments {
+            true => Some(self.comments(page_dom, &selection, base.as_ref())),
+            false => None,
+        };
         deadline.check(Stage::Render)?;
         if want_meta {
             metadata::detect_language(&mut meta, &text);
         }
+        let text_chars = text.chars().filter(|c| !c.is_whitespace()).count() as u32;
+        // The page's summary standing in for an empty selection is read
+        // as any selection is.
+        let signals = match (selection.confidence, &summary) {
+            (Some(a), None) => Signals::Auto(a),
+            _ => confidence::generic_signals(text_chars, page_chars, sel_chars, sel_links),
+        };
+        let confidence = confidence::confidence(&signals);
+        let page_type = page_signals.as_ref().map(pagetype::classify);
+        let mut skipped = None;
+        if !self.languages.is_empty()
+            && let Some(found) = content_language(&text, declared.as_deref())
+            && !self.languages.contains(&found)
+        {
+            skipped = Some(Skip::Language { found });
+        }
+        if skipped.is_none()
+            && let Some(min) = self.options.min_confidence
+            && confidence < min
+        {
+            skipped = Some(Skip::Confidence { confidence });
+        }
+        let xml = match fmt {
+            Format::Xml => Some(xml_document(
+                html.take().as_deref().unwrap_or(""),
+                &meta,
+                title.as_deref(),
+                url,
+                &text,
+                page_type,
+                comments.as_deref(),
+            )),
+            _ => None,
+        };
         let t5 = Instant::now();
         times.decode = t1 - t0;
         times.parse = t2 - t1;
@@ -392,10 +587,49 @@ impl Extractor {
             algorithm: self.method,
             charset: decoded.encoding.name().to_owned(),
             charset_source: decoded.source,
+            confidence,
+            page_type,
+            comments,
+            xml,
+            skipped,
+            signals,
+            page_signals,
             times,
             format: fmt,
         };
         Ok((extraction, seen))
+    }
+
+    /// The comments of a selection ([`Selection::comments`]), one per
+    /// comment element with its author, as text and (for Markdown and
+    /// JSON) Markdown.
+    fn comments(&self, dom: &Dom, selection: &Selection, base: Option<&url::Url>) -> Vec<Comment> {
+        let markdown = matches!(self.options.format, Format::Markdown | Format::Json);
+        crate::comments::group(dom, &selection.comments)
+            .into_iter()
+            .filter_map(|(item, nodes)| {
+                let sel = Selection {
+                    nodes,
+                    ..Selection::default()
+                };
+                let text = render::text(dom, item, &sel);
+                if text.trim().is_empty() {
+                    return None;
+                }
+                let md = markdown.then(|| {
+                    let o = render::MarkdownOptions {
+                        links: self.options.links,
+                        images: false,
+                    };
+                    render::markdown(dom, item, &sel, base, o)
+                });
+                Some(Comment {
+                    author: crate::comments::author(dom, item),
+                    text,
+                    markdown: md,
+                })
+            })
+            .collect()
     }
 
     /// Deletes the leaf tags of the page's site template (when a library
@@ -419,6 +653,71 @@ impl Extractor {
     fn apply_templates(&self, _: &mut Dom, _: NodeId, _: Option<&str>) -> Vec<NodeId> {
         Vec::new()
     }
+}
+
+/// The language of a page's text for [`Options::languages`]: detected
+/// from the text where the detector is sure ([`metadata::detect_language`],
+/// ISO 639-1), else the page's declared one (its primary subtag), else
+/// unknown (`None`: such a page passes the filter, as trafilatura's).
+fn content_language(text: &str, declared: Option<&str>) -> Option<String> {
+    let mut m = Metadata::default();
+    metadata::detect_language(&mut m, text);
+    m.language.or_else(|| {
+        declared
+            .and_then(|d| d.split(['-', '_']).next())
+            .map(|d| d.trim().to_ascii_lowercase())
+            .filter(|d| !d.is_empty())
+    })
+}
+
+/// The `lang` of the page's `<html>` element.
+fn declared_language(dom: &Dom) -> Option<String> {
+    use crate::dom::Tag;
+    dom.children(NodeId(0))
+        .find(|&n| dom.is(n, Tag::HTML))
+        .and_then(|n| dom.attr(n, "lang"))
+        .map(str::to_owned)
+}
+
+/// [`Format::Xml`]'s document: the content fragment with the metadata
+/// as `<doc>` attributes, in trafilatura's names.
+fn xml_document(
+    html: &str,
+    meta: &Metadata,
+    page_title: Option<&str>,
+    url: Option<&str>,
+    text: &str,
+    page_type: Option<PageType>,
+    comments: Option<&[Comment]>,
+) -> String {
+    let host = url
+        .and_then(|u| url::Url::parse(u).ok())
+        .and_then(|u| u.host_str().map(str::to_owned));
+    let tags = meta.tags.join(";");
+    let fingerprint = format!("{:016x}", crate::hash::simhash(text));
+    let fields: [(&'static str, Option<&str>); 11] = [
+        ("sitename", meta.site_name.as_deref()),
+        ("title", meta.title.as_deref().or(page_title)),
+        ("author", meta.author.as_deref()),
+        ("date", meta.published.as_deref()),
+        ("url", url.or(meta.canonical.as_deref())),
+        ("hostname", host.as_deref()),
+        ("description", meta.description.as_deref()),
+        ("tags", Some(tags.as_str()).filter(|t| !t.is_empty())),
+        ("fingerprint", Some(fingerprint.as_str())),
+        ("language", meta.language.as_deref()),
+        ("pagetype", page_type.map(PageType::name)),
+    ];
+    let attrs: Vec<render::xml::Attribute<'_>> = fields
+        .iter()
+        .filter_map(|&(k, v)| v.map(|v| (k, v)))
+        .collect();
+    let cs: Option<Vec<(Option<&str>, &str)>> = comments.map(|cs| {
+        cs.iter()
+            .map(|c| (c.author.as_deref(), c.text.as_str()))
+            .collect()
+    });
+    render::xml::xml(html, &attrs, cs.as_deref())
 }
 
 /// Words a page's meta description needs to stand in for an empty

@@ -69,15 +69,21 @@
 pub mod algorithms;
 pub mod annotate;
 pub mod clean;
+pub mod comments;
+pub mod confidence;
+pub mod css;
 pub mod decode;
+pub mod dedup;
 pub mod dom;
 mod error;
 mod extractor;
+pub mod hash;
 pub mod limits;
 pub mod metadata;
 pub mod model;
 mod normalize;
 mod options;
+pub mod pagetype;
 pub mod parse;
 pub mod render;
 #[cfg(feature = "templates")]
@@ -92,10 +98,11 @@ pub use error::Error;
 pub use extractor::Prepared;
 pub use extractor::{
     BINARY_CONTROL_PERCENT, BINARY_MIN_CONTROLS, BINARY_SNIFF_BYTES, Extraction, Extractor,
-    Inspection, JSON_SCHEMA, StageTimes,
+    Inspection, JSON_SCHEMA, Skip, StageTimes,
 };
 pub use metadata::Metadata;
 pub use options::{Format, Input, Options};
+pub use pagetype::PageType;
 
 /// Extracts the main content of one page with `options`: the one-line
 /// entry. (It builds the algorithm each time; for many pages build an

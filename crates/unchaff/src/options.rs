@@ -22,6 +22,12 @@ pub enum Format {
     /// A clean, safe HTML fragment: whitelisted tags and attributes only
     /// (see [`crate::render::html`]).
     Html,
+    /// XML in trafilatura's shape: `<doc>` with the metadata as
+    /// attributes, `<main>` with the content (`<p>`, `<head rend="h2">`,
+    /// `<list>`/`<item>`, `<quote>`, `<code>`, `<table>`/`<row>`/`<cell>`,
+    /// `<hi rend="#b">`, `<ref target>`, `<graphic>`, `<lb/>`) and, with
+    /// [`Options::comments`], `<comments>` (see [`crate::render::xml`]).
+    Xml,
 }
 
 /// How to extract: the algorithm, its parameters, the output format and
@@ -88,7 +94,33 @@ pub struct Options {
     /// Fill [`crate::Extraction::metadata`] (title, author, dates, …) for
     /// every format; when false, only [`Format::Json`] output computes it
     /// (the other formats never show it, and it costs ~5% of the time).
+    /// With it, [`crate::Extraction::page_type`] is filled too.
     pub metadata: bool,
+    /// CSS selectors (each a selector list) of elements removed before
+    /// the algorithm runs, as trafilatura's `prune_xpath`: what they match
+    /// is never content (the metadata is read before). See [`crate::css`]
+    /// for what selectors can say; one that does not parse is
+    /// [`crate::Error::BadSelector`] when the extractor is built.
+    pub exclude: Vec<String>,
+    /// CSS selectors of the content itself: when given, the content is
+    /// exactly the elements they match (after [`Options::exclude`]), in
+    /// document order, and the algorithm does not run. A page where none
+    /// matches has an empty text.
+    pub include: Vec<String>,
+    /// Fill [`crate::Extraction::comments`]: the page's comments apart
+    /// from its content, one per comment with its author (`auto` only;
+    /// other algorithms tell no comments apart). Independent of the
+    /// `include-comments` parameter, which merges comments into the text.
+    pub comments: bool,
+    /// The languages wanted (ISO 639-1 codes such as `en`, `de`; case
+    /// ignored): a page whose text is detected as another language is
+    /// marked [`crate::Skip::Language`] in [`crate::Extraction::skipped`].
+    /// Empty (the default): no language filter, and no detection cost.
+    pub languages: Vec<String>,
+    /// Pages whose [`crate::Extraction::confidence`] is below this are
+    /// marked [`crate::Skip::Confidence`] in
+    /// [`crate::Extraction::skipped`]. `None` (the default): no filter.
+    pub min_confidence: Option<f32>,
 }
 
 impl Default for Options {
@@ -107,6 +139,11 @@ impl Default for Options {
             tables: true,
             markdown_title: true,
             metadata: true,
+            exclude: Vec::new(),
+            include: Vec::new(),
+            comments: false,
+            languages: Vec::new(),
+            min_confidence: None,
         }
     }
 }
@@ -192,6 +229,36 @@ impl Options {
     /// Sets [`Options::metadata`].
     pub fn with_metadata(mut self, on: bool) -> Options {
         self.metadata = on;
+        self
+    }
+
+    /// Adds a selector to [`Options::exclude`].
+    pub fn with_exclude(mut self, selector: impl Into<String>) -> Options {
+        self.exclude.push(selector.into());
+        self
+    }
+
+    /// Adds a selector to [`Options::include`].
+    pub fn with_include(mut self, selector: impl Into<String>) -> Options {
+        self.include.push(selector.into());
+        self
+    }
+
+    /// Sets [`Options::comments`].
+    pub fn with_comments(mut self, on: bool) -> Options {
+        self.comments = on;
+        self
+    }
+
+    /// Adds a language to [`Options::languages`].
+    pub fn with_language(mut self, code: impl Into<String>) -> Options {
+        self.languages.push(code.into());
+        self
+    }
+
+    /// Sets [`Options::min_confidence`].
+    pub fn with_min_confidence(mut self, min: f32) -> Options {
+        self.min_confidence = Some(min);
         self
     }
 }

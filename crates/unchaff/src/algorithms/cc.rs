@@ -439,6 +439,7 @@ impl Algorithm for Cc {
             nodes,
             scores,
             text: None,
+            ..Selection::default()
         }
     }
 }

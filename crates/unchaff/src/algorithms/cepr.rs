@@ -321,6 +321,7 @@ impl Algorithm for Cepr {
             nodes,
             scores,
             text: None,
+            ..Selection::default()
         }
     }
 }

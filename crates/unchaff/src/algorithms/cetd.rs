@@ -345,6 +345,7 @@ impl Algorithm for Cetd {
             nodes,
             scores,
             text: None,
+            ..Selection::default()
         }
     }
 }

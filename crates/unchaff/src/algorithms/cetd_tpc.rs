@@ -310,6 +310,7 @@ impl Algorithm for CetdTpc {
                 nodes: best.into_iter().collect(),
                 scores,
                 text: None,
+                ..Selection::default()
             },
             None => Selection::default(),
         }

@@ -671,6 +671,7 @@ impl Algorithm for Cetr {
             nodes: Vec::new(),
             scores: Vec::new(),
             text: Some(self.extract_source(page.source)),
+            ..Selection::default()
         }
     }
 }

@@ -36,6 +36,15 @@ pub struct Selection {
     /// on source lines (CETR) produce their text directly, since a source
     /// line does not map onto DOM nodes. `None` for tree algorithms.
     pub text: Option<String>,
+    /// The page's comment prose that is not content, as `nodes` are, in
+    /// document order (`auto`; empty for the others): what
+    /// [`crate::Extraction::comments`] is made of.
+    pub comments: Vec<NodeId>,
+    /// The page-level signals of the extraction's confidence
+    /// ([`crate::confidence`]), for an algorithm that has its own
+    /// (`auto`); `None`: the extractor reads the selection's
+    /// ([`crate::confidence::generic_signals`]).
+    pub confidence: Option<crate::confidence::AutoSignals>,
 }
 
 impl Selection {

@@ -499,6 +499,7 @@ impl Algorithm for PathClustering {
             nodes,
             scores,
             text: None,
+            ..Selection::default()
         }
     }
 }

@@ -390,6 +390,7 @@ impl Algorithm for TemplateSvm {
             nodes,
             scores,
             text: None,
+            ..Selection::default()
         }
     }
 }

@@ -449,6 +449,7 @@ impl Algorithm for TextDistribution {
             nodes: vec![w.best.unwrap_or(page.root)],
             scores,
             text: None,
+            ..Selection::default()
         }
     }
 }

@@ -27,6 +27,7 @@ use crate::limits::{Deadline, Stage, element_budget, synthesized_budget};
 mod fast;
 mod prefilter;
 
+pub(crate) use prefilter::is_unread_attr;
 pub use prefilter::{
     MAX_ATTRIBUTES, MAX_DEPTH, MAX_OPEN_FORMATTING, prefilter, prefilter_rescue, prefilter_until,
 };

@@ -885,7 +885,7 @@ fn tag_end(b: &[u8], from: usize) -> usize {
 /// `aria-hidden` (read by [`crate::clean`]); but the attributes an image's
 /// source may be in ([`IMAGE_SOURCES`]).
 /// None of them changes how the tree is built.
-fn is_unread_attr(name: &[u8]) -> bool {
+pub(crate) fn is_unread_attr(name: &[u8]) -> bool {
     let starts = |p: &[u8]| name.len() >= p.len() && name[..p.len()].eq_ignore_ascii_case(p);
     (starts(b"data-") || starts(b"on") || starts(b"aria-"))
         && !name.eq_ignore_ascii_case(b"aria-hidden")

@@ -377,6 +377,12 @@ fn md_alt(a: &str, table: bool) -> String {
     w.out
 }
 
+/// `s` as Markdown prose: white space collapsed, every character that
+/// Markdown would read as markup escaped (a comment's author's name).
+pub fn escape_markdown(s: &str) -> String {
+    md_alt(s, false)
+}
+
 /// The longest run of `c` in the text of `id`'s subtree, and whether the
 /// text's first and last non-blank characters are `c`: what a code span's
 /// or a fence's delimiters must exceed (CommonMark: a span or fence ends

@@ -15,6 +15,8 @@
 //! * [`markdown`]: headings, paragraphs, nested lists, GFM tables, fenced
 //!   code, quotes, emphasis, optionally links and images. Markers are
 //!   *pending* until the first selected character after them.
+//! * [`xml`] (trafilatura's XML) is the clean HTML fragment read again
+//!   and renamed, not a writer of the walk.
 //! * [`html`]: a whitelisted, well-nested fragment; the page's lists,
 //!   tables, figures, quotes, code blocks and headings around selected
 //!   text are written lazily, like Markdown's markers, so a selection of
@@ -30,11 +32,12 @@ mod html;
 mod markdown;
 mod table;
 mod text;
+pub mod xml;
 
 use url::Url;
 
 pub use html::{ALLOWED, html};
-pub use markdown::{MarkdownOptions, markdown, with_title};
+pub use markdown::{MarkdownOptions, escape_markdown, markdown, with_title};
 pub use text::{text, title};
 
 pub use figures::{CHROME_WORDS, LEAD_GAP_CHARS, MIN_SIDE, TEASER_CHARS};

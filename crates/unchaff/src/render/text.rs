@@ -175,6 +175,7 @@ mod tests {
                 nodes: vec![body],
                 scores: vec![],
                 text: None,
+                ..Selection::default()
             },
         )
     }
@@ -228,6 +229,7 @@ mod tests {
             nodes: vec![p1, div, third],
             scores: vec![],
             text: None,
+            ..Selection::default()
         };
         assert_eq!(text(&dom, body, &sel), "one\ntwo\nthree");
     }
@@ -244,6 +246,7 @@ mod tests {
             nodes: vec![texts[0], texts[2]],
             scores: vec![],
             text: None,
+            ..Selection::default()
         };
         assert_eq!(text(&dom, body, &sel), "alpha gamma");
     }
@@ -256,6 +259,7 @@ mod tests {
             nodes: vec![body],
             scores: vec![],
             text: Some("line text".into()),
+            ..Selection::default()
         };
         assert_eq!(text(&dom, body, &sel), "line text");
     }

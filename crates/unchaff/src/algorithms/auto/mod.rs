@@ -321,14 +321,17 @@ impl Auto {
             self.fallback && total > 0 && kept < chars && (kept as f32) < share * total as f32
         };
         let (mut keep, kept) = keep_at(self.threshold);
+        // Comment sections: their prose, not their names, dates and
+        // "reply" links, nor their chrome (reply forms, prompts).
+        let link = features::NAMES.iter().position(|n| *n == "link_ratio");
+        let comment_prose = |k: usize| {
+            b.comment[k]
+                && b.chars[k] >= COMMENT_MIN_CHARS
+                && link.is_some_and(|i| b.features[k][i] < COMMENT_MAX_LINK_RATIO)
+        };
         if self.include_comments {
-            // Comment sections: their prose, not their names, dates and
-            // "reply" links.
-            let link = features::NAMES.iter().position(|n| *n == "link_ratio");
             for (k, keep) in keep.iter_mut().enumerate() {
-                let prose = b.chars[k] >= COMMENT_MIN_CHARS
-                    && link.is_some_and(|i| b.features[k][i] < COMMENT_MAX_LINK_RATIO);
-                *keep |= b.comment[k] && prose;
+                *keep |= comment_prose(k);
             }
         }
         if let Some(fill) = self.records {
@@ -342,7 +345,9 @@ impl Auto {
             // reads the kept text before these phases.
             comments::drop_comments(page, b, &mut keep);
         }
+        let mut relaxed = false;
         if under(kept, RELAX_CHARS, RELAX_SHARE) {
+            relaxed = true;
             // The next candidates: the blocks the model was less sure of.
             let (mut k2, kept2) = keep_at(self.threshold * FALLBACK_RELAX);
             if let Some(fill) = self.records {
@@ -374,7 +379,21 @@ impl Auto {
                         .take(FALLBACK_NODES_CHECKED)
                         .any(|&n| consent::node_in_consent(page, n));
                 if !dialog {
-                    return best;
+                    let kept: u32 = best.nodes.iter().map(|&n| page.stats(n).chars).sum();
+                    let borderline = borderline_share(b, p, total);
+                    let signals = [
+                        0.0,
+                        weighted_mean(b, p, |_| true),
+                        borderline,
+                        (1.0 + kept as f32).ln(),
+                        share(kept, total),
+                        1.0,
+                        1.0,
+                    ];
+                    return Selection {
+                        confidence: Some(signals),
+                        ..best
+                    };
                 }
                 // CETD-TPC's densest text is the consent dialog the
                 // blocks were kept out of: the few blocks there are.
@@ -386,27 +405,100 @@ impl Auto {
         } else {
             headline::drop_headline(page, b, &mut keep);
         }
+        // The chrome of a comment section (a reply box, a log-in prompt,
+        // formatting help) is neither content nor a comment.
+        let mut comment = vec![false; keep.len()];
+        for k in 0..keep.len() {
+            if !b.comment[k] || !(keep[k] || comment_prose(k)) {
+                continue;
+            }
+            if crate::comments::is_chrome(page.dom, b.nodes[k]) {
+                keep[k] = false;
+            } else if !keep[k] {
+                comment[k] = true;
+            }
+        }
+        let kept = kept_chars(&keep);
+        let signals = [
+            weighted_mean(b, p, |k| keep[k]),
+            weighted_mean(b, p, |k| !keep[k]),
+            borderline_share(b, p, total),
+            (1.0 + kept as f32).ln(),
+            share(kept, total),
+            relaxed as u8 as f32,
+            0.0,
+        ];
         let mut scores = vec![0f32; page.dom.len()];
-        let mut nodes = Vec::new();
+        let (mut nodes, mut comments) = (Vec::new(), Vec::new());
         for (k, &n) in b.nodes.iter().enumerate() {
             scores[n.index()] = p[k];
-            if keep[k] && b.leaf[k] {
+            if b.leaf[k] && keep[k] {
                 nodes.push(n);
             }
         }
-        // Blocks with blocks inside: their own text nodes only.
+        // Blocks with blocks inside: their own text nodes only. Comments
+        // in document order, whole blocks or text nodes alike.
+        let mut leaf_done = vec![false; keep.len()];
         for (t, k) in page.texts.iter().zip(b.text_block.iter()) {
             let k = k as usize;
             if keep[k] && !b.leaf[k] {
                 nodes.push(t.node);
+            }
+            if comment[k] {
+                if !b.leaf[k] {
+                    comments.push(t.node);
+                } else if !leaf_done[k] {
+                    leaf_done[k] = true;
+                    comments.push(b.nodes[k]);
+                }
             }
         }
         Selection {
             nodes,
             scores,
             text: None,
+            comments,
+            confidence: Some(signals),
         }
     }
+}
+
+/// `a` as a share of `b` (0 when `b` is 0), at most 1.
+fn share(a: u32, b: u32) -> f32 {
+    if b == 0 {
+        0.0
+    } else {
+        (a as f32 / b as f32).min(1.0)
+    }
+}
+
+/// The mean probability of the blocks `which` takes, weighted by their
+/// characters (0 when they have none).
+fn weighted_mean(b: &Blocks, p: &[f32], which: impl Fn(usize) -> bool) -> f32 {
+    let (mut sum, mut chars) = (0.0f64, 0u64);
+    for (k, (&c, &x)) in b.chars.iter().zip(p).enumerate() {
+        if which(k) {
+            sum += c as f64 * x as f64;
+            chars += c as u64;
+        }
+    }
+    if chars == 0 {
+        0.0
+    } else {
+        (sum / chars as f64) as f32
+    }
+}
+
+/// The share of the page's `total` characters in blocks the model was
+/// unsure of ([`crate::confidence::BORDER_LOW`] to
+/// [`crate::confidence::BORDER_HIGH`]).
+fn borderline_share(b: &Blocks, p: &[f32], total: u32) -> f32 {
+    use crate::confidence::{BORDER_HIGH, BORDER_LOW};
+    let unsure: u32 = (b.chars.iter().zip(p))
+        .filter(|&(_, &x)| x > BORDER_LOW && x < BORDER_HIGH)
+        .map(|(&c, _)| c)
+        .sum();
+    share(unsure, total)
 }
 
 /// The parameters (`unchaff algorithms --params`).
