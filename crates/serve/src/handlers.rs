@@ -136,7 +136,8 @@ fn core_fail(e: &unchaff::Error) -> Fail {
         | E::Binary { .. }
         | E::Gzip(_)
         | E::UnknownCharset(_)
-        | E::TooManyElements { .. } => (
+        | E::TooManyElements { .. }
+        | E::TooDense { .. } => (
             StatusCode::UNPROCESSABLE_ENTITY,
             unchaff_batch::error_kind(e).as_str(),
         ),

@@ -593,7 +593,7 @@ fn rescue_if_empty(
     }
     let mut again = match parse::parse_rescue(text, budget, deadline) {
         Ok(d) => d,
-        Err(Error::TooManyElements { .. }) => return Ok(()),
+        Err(Error::TooManyElements { .. } | Error::TooDense { .. }) => return Ok(()),
         Err(e) => return Err(e),
     };
     let r = again.content_root();
