@@ -47,6 +47,45 @@ fn binary_junk_is_an_error() {
     assert!(matches!(extract(&png, &opts()), Err(Error::Binary { .. })));
 }
 
+/// Issue 41: random bytes gzipped came out as garbage text with no error
+/// (a few hundred bytes hold fewer control bytes than make short input
+/// binary); gzip in gzip came out as compressed bytes; a gzip stream
+/// followed by junk was refused.
+#[test]
+fn gzipped_junk_is_binary_and_gzip_layers_are_read() {
+    let gz = |b: &[u8]| {
+        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        e.write_all(b).unwrap();
+        e.finish().unwrap()
+    };
+    let mut x: u64 = 0x2545_F491_4F6C_DD1D;
+    for seed in 0..20 {
+        for len in [120, 200, 500, 2000] {
+            let junk: Vec<u8> = (0..len + seed)
+                .map(|_| {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    x as u8
+                })
+                .collect();
+            let got = extract(&gz(&junk), &opts());
+            assert!(
+                matches!(got, Err(Error::Binary { .. })),
+                "{len} random bytes: {:?}",
+                got.map(|x| x.text)
+            );
+        }
+    }
+    let page = b"<html><body><p>A page that was gzipped twice by its server.</p></body></html>";
+    let out = extract(&gz(&gz(page)), &opts()).unwrap();
+    assert!(out.text.contains("gzipped twice"), "{}", out.text);
+    let mut tail = gz(page);
+    tail.extend_from_slice(b"\r\n-- junk a proxy appended --\r\n");
+    let out = extract(&tail, &opts()).unwrap();
+    assert!(out.text.contains("gzipped twice"), "{}", out.text);
+}
+
 #[test]
 fn invalid_utf8_decodes_best_effort() {
     // Declared UTF-8, but with stray Latin-1 bytes and a truncated
