@@ -102,6 +102,13 @@ pub struct BatchArgs {
     quiet: bool,
 }
 
+impl BatchArgs {
+    /// Whether the rows go to standard output (`--out -`).
+    pub fn writes_to_stdout(&self) -> bool {
+        self.out.as_os_str() == "-"
+    }
+}
+
 /// `I/N` with I < N.
 fn parse_shard(s: &str) -> Result<inputs::Shard, String> {
     let bad = || format!("expected I/N with 0 <= I < N, got {s:?}");
@@ -197,11 +204,19 @@ pub fn run(a: BatchArgs) -> CliResult {
     bar.finish_and_clear();
     let writing = target.writing_to().to_path_buf();
     let in_out = |e: &dyn std::fmt::Display| format!("{}: {e}", writing.display());
+    // A reader of standard output that went away (`--out - | head`) ends
+    // the run quietly (the binary's main exits 0).
+    let sink_error = |e: io::Error| -> Box<dyn std::error::Error> {
+        match e.kind() {
+            io::ErrorKind::BrokenPipe => Box::new(e),
+            _ => in_out(&e).into(),
+        }
+    };
     let mut stats = stats.map_err(|e| match e {
-        unchaff_batch::Error::Sink(e) => in_out(&e),
-        e => e.to_string(),
+        unchaff_batch::Error::Sink(e) => sink_error(e),
+        e => e.to_string().into(),
     })?;
-    out.finish().map_err(|e| in_out(&e))?;
+    out.finish().map_err(sink_error)?;
     target.commit()?;
     stats.warnings.splice(0..0, refused);
 

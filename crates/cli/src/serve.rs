@@ -149,6 +149,13 @@ pub struct ExplainArgs {
     alg: AlgorithmArgs,
 }
 
+impl ExplainArgs {
+    /// Whether the report goes to standard output (`--out -`).
+    pub fn writes_to_stdout(&self) -> bool {
+        self.out.as_os_str() == "-"
+    }
+}
+
 pub fn run_explain(a: ExplainArgs) -> CliResult {
     let mut opts = crate::options(&a.alg)?
         .with_tables(!a.no_tables)
