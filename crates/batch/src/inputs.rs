@@ -364,8 +364,7 @@ impl Pages {
                     Some(Err(e)) => break (path, Some(Err(e))),
                     Some(Ok(h)) => h,
                 };
-                let ok_status = head.http_status.is_none_or(|s| (200..300).contains(&s));
-                if !self.all_status && !ok_status {
+                if !self.all_status && !head.status_is_success() {
                     // Its body is skipped, unread, by the next `next_head`.
                     self.progress.add_skipped_status();
                     continue;

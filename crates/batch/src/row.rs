@@ -14,6 +14,9 @@ pub enum ErrorKind {
     Charset,
     /// The page is empty.
     Empty,
+    /// A WARC response whose HTTP `Content-Encoding` cannot be undone (not
+    /// supported, or a corrupt stream).
+    Encoding,
     /// Any other extraction failure.
     Extract,
     /// A WARC record whose `Content-Length` does not match its content
@@ -44,6 +47,7 @@ impl ErrorKind {
             ErrorKind::Binary => "binary",
             ErrorKind::Charset => "charset",
             ErrorKind::Empty => "empty",
+            ErrorKind::Encoding => "encoding",
             ErrorKind::Extract => "extract",
             ErrorKind::Framing => "framing",
             ErrorKind::Gzip => "gzip",

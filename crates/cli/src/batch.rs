@@ -11,7 +11,7 @@ use clap::{Args, ValueEnum};
 use unchaff::Extractor;
 use unchaff_batch::driver::{Driver, Stats};
 use unchaff_batch::sink::{self, Target};
-use unchaff_batch::{Progress, RowFormat, TextFormat, inputs};
+use unchaff_batch::{ErrorKind, Progress, RowFormat, TextFormat, inputs};
 
 use crate::{AlgorithmArgs, CliResult};
 
@@ -39,9 +39,10 @@ pub enum TextFormatArg {
 #[derive(Args)]
 #[command(
     after_help = "Exit status: 0 when every input was read; 1 when some input could not be \
-read or framed (a file that cannot be opened, a broken WARC record, a refused non-regular file \
-in a directory: each is a warning on stderr; the rows of everything else are written), when \
-nothing at all could be read, or on a usage error."
+read or framed (a file that cannot be opened, a refused non-regular file in a directory, a \
+stretch of a WARC that is not records: each is a warning on stderr; a broken WARC record: its \
+row's error, framing or truncated; the rows of everything else are written), when nothing at \
+all could be read, or on a usage error."
 )]
 pub struct BatchArgs {
     /// Inputs: directories (searched for .html, .htm, .html.gz), page files,
@@ -235,10 +236,17 @@ pub fn run(a: BatchArgs) -> CliResult {
         };
         return Err(format!("nothing could be read ({why})").into());
     }
-    if !stats.warnings.is_empty() {
+    // A broken WARC record is one row with its error (framing,
+    // truncated), or a warning when it has no row: either way some input
+    // could not be read or framed.
+    let broken: usize = [ErrorKind::Framing, ErrorKind::Truncated]
+        .iter()
+        .filter_map(|k| stats.errors.get(k))
+        .sum();
+    if !stats.warnings.is_empty() || broken > 0 {
         return Err(format!(
-            "{} warning(s): some input could not be read or framed (see above); \
-             the rows of everything else were written",
+            "{} warning(s), {broken} broken WARC record(s): some input could not be read or \
+             framed (see above, and the rows' errors); the rows of everything else were written",
             stats.warnings.len()
         )
         .into());

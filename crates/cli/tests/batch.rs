@@ -204,10 +204,14 @@ fn warc_gz_every_html_record_gives_a_row() {
     std::fs::write(&warc, test_warc(true, true)).unwrap();
     let out = dir.path().join("out.jsonl");
     let (o, rows) = batch(&[warc.to_str().unwrap()], &out);
-    // The cut record is a warning: the exit status says some input could
-    // not be read, and the rows are all there.
+    // The cut record is its row's error: the exit status says some input
+    // could not be read, and the rows are all there.
     assert!(!o.status.success(), "{}", stderr(&o));
-    assert!(stderr(&o).contains("record cut short"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("1 broken WARC record"),
+        "{}",
+        stderr(&o)
+    );
     // The PNG, the request and the warcinfo give no row; every HTML response does.
     assert_eq!(
         ids(&rows),
@@ -719,10 +723,12 @@ fn broken_warc_records_cost_one_row_each() {
             assert_eq!(rows[0]["warc_date"], "2026-01-01T00:00:00Z");
             assert_eq!(rows[0]["http_status"], 200);
             assert_eq!(rows[0]["content_type"], "text/html");
-            // The bad framing is a warning, counted, and the exit status says so.
+            // The bad framing is its row's error, counted, and the exit
+            // status says so; no warning besides.
             assert!(!o.status.success(), "{case}");
             let e = stderr(&o);
-            assert!(e.contains("1 warnings"), "{case}");
+            assert!(e.contains("1 broken WARC record"), "{case}");
+            assert!(!e.contains("warnings"), "{case}");
             assert!(
                 e.contains("WARC records skipped: 2 not 2xx, 1 revisit"),
                 "{case}"
