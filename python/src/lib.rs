@@ -73,6 +73,12 @@ create_exception!(
 );
 create_exception!(
     unchaff,
+    ExtractionTimeoutError,
+    UnchaffError,
+    "The page took longer than the extractor's `timeout` (stopped there, inside the stage that was running)."
+);
+create_exception!(
+    unchaff,
     WarcError,
     UnchaffError,
     "A WARC file that is not WARC, or is cut between records."
@@ -144,6 +150,7 @@ fn to_pyerr(e: unchaff::Error) -> PyErr {
         unchaff::Error::UnknownCharset(_) => UnknownCharsetError::new_err(msg),
         unchaff::Error::UnknownAlgorithm(_) => UnknownAlgorithmError::new_err(msg),
         unchaff::Error::BadParam { .. } => BadOptionError::new_err(msg),
+        unchaff::Error::Timeout { .. } => ExtractionTimeoutError::new_err(msg),
         _ => UnchaffError::new_err(msg),
     }
 }
@@ -263,7 +270,8 @@ enum Done {
 /// Every keyword means what it means for `unchaff.extract` (see
 /// `help(unchaff.extract)`); `params` passes algorithm parameters
 /// (`{"threshold": 0.6}`), `max_input_bytes` the size limit (default
-/// 50 MB, after gunzip).
+/// 256 MiB, after gunzip), `timeout` a deadline per page in seconds
+/// (checked inside every stage; `ExtractionTimeoutError` past it).
 #[pyclass(frozen, module = "unchaff")]
 struct Extractor {
     inner: unchaff::Extractor,
@@ -291,9 +299,11 @@ impl Extractor {
         algorithm = "auto",
         params = None,
         max_input_bytes = None,
+        timeout = None,
     ))]
     #[allow(clippy::too_many_arguments)]
     fn new(
+        py: Python<'_>,
         output_format: &str,
         include_comments: bool,
         include_tables: bool,
@@ -305,6 +315,7 @@ impl Extractor {
         algorithm: &str,
         params: Option<&Bound<'_, PyDict>>,
         max_input_bytes: Option<usize>,
+        timeout: Option<f64>,
     ) -> PyResult<Extractor> {
         let format = OutFormat::parse(output_format)?;
         if favor_precision && favor_recall {
@@ -322,6 +333,17 @@ impl Extractor {
             .with_metadata(with_metadata || format == OutFormat::Python);
         if let Some(limit) = max_input_bytes {
             opts = opts.with_max_input_bytes(limit);
+        }
+        if let Some(t) = timeout {
+            let limit = std::time::Duration::try_from_secs_f64(t)
+                .ok()
+                .filter(|d| !d.is_zero())
+                .ok_or_else(|| {
+                    BadOptionError::new_err(format!(
+                        "timeout must be a positive number of seconds, not {t}"
+                    ))
+                })?;
+            opts = opts.with_timeout(limit);
         }
         let mut named: Vec<(&str, String)> = Vec::new();
         if include_comments {
@@ -356,7 +378,11 @@ impl Extractor {
                 opts = opts.with_param(k, v);
             }
         }
-        let inner = unchaff::Extractor::new(&opts).map_err(|e| match e {
+        // Building reads the model files (`params={"model": PATH}`): the
+        // GIL is released meanwhile, so that a slow or endless file (a
+        // FIFO) holds this thread, not the interpreter.
+        let built = py.allow_threads(|| unchaff::Extractor::new(&opts));
+        let inner = built.map_err(|e| match e {
             unchaff::Error::BadParam { name, reason } if name == "include-comments" => {
                 BadOptionError::new_err(format!(
                     "include_comments=True is an option of the \"auto\" algorithm ({reason})"
@@ -367,7 +393,7 @@ impl Extractor {
         let described = format!(
             "Extractor(output_format={:?}, algorithm={:?}, include_comments={}, \
              include_links={}, include_images={}, favor_precision={}, favor_recall={}, \
-             with_metadata={})",
+             with_metadata={}{})",
             format.name(),
             method.name(),
             py_bool(include_comments),
@@ -376,6 +402,9 @@ impl Extractor {
             py_bool(favor_precision),
             py_bool(favor_recall),
             py_bool(with_metadata),
+            timeout
+                .map(|t| format!(", timeout={t}"))
+                .unwrap_or_default(),
         );
         Ok(Extractor {
             inner,
@@ -438,11 +467,23 @@ impl Extractor {
         if threads == Some(0) {
             return Err(BadOptionError::new_err("threads must be at least 1"));
         }
-        let pages: Vec<Page> = pages
-            .try_iter()?
-            .enumerate()
-            .map(|(i, item)| Page::from_py(&item?, i))
-            .collect::<PyResult<_>>()?;
+        let mut list: Vec<Page> = Vec::new();
+        for (i, item) in pages.try_iter()?.enumerate() {
+            if i == MAX_PAGES_PER_CALL {
+                return Err(BadOptionError::new_err(format!(
+                    "extract_many takes at most {MAX_PAGES_PER_CALL} pages a call (an endless \
+                     iterable?); pass them in parts"
+                )));
+            }
+            // Room for one more, or MemoryError (not an abort).
+            list.try_reserve(1)
+                .map_err(|_| pyo3::exceptions::PyMemoryError::new_err("no memory for the pages"))?;
+            list.push(Page::from_py(&item?, i)?);
+        }
+        let pages = list;
+        // More threads than the cores (a few times over) or the pages only
+        // cost stacks: 10,000 asked for started 10,000 threads.
+        let threads = threads.map(|n| n.min(max_threads(pages.len())));
         let pool = match threads {
             Some(n) if n > 1 => Some(self.pool(n)?),
             _ => None,
@@ -484,6 +525,22 @@ impl Extractor {
     fn __repr__(&self) -> String {
         self.described.clone()
     }
+}
+
+/// Most pages one `extract_many` call takes: far more than a call needs
+/// (the results are held in one list), and an endless iterable is an
+/// error after it instead of an abort when memory runs out.
+const MAX_PAGES_PER_CALL: usize = 10_000_000;
+
+/// Threads per core `extract_many` starts at most: extraction is CPU
+/// work, more threads than cores only add stacks and switches.
+const THREADS_PER_CORE: usize = 4;
+
+/// The most worker threads worth starting for `pages` pages: the cores
+/// times [`THREADS_PER_CORE`], and no more than the pages.
+fn max_threads(pages: usize) -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    cores.saturating_mul(THREADS_PER_CORE).min(pages).max(1)
 }
 
 fn py_bool(b: bool) -> &'static str {
@@ -570,20 +627,58 @@ fn metadata_fields(x: &Extraction) -> Vec<(&'static str, Option<String>)> {
     ]
 }
 
-/// trafilatura's `with_metadata` header for text and Markdown: YAML-like
-/// front matter between `---` lines (absent fields left out).
+/// trafilatura's `with_metadata` header for text and Markdown: YAML
+/// front matter between `---` lines (absent fields left out). A value is
+/// written plain when YAML reads it back as that string, else quoted.
 fn front_matter(x: &Extraction) -> String {
     let mut s = String::from("---\n");
     for (k, v) in metadata_fields(x) {
         if let Some(v) = v {
-            s.push_str(&format!("{k}: {}\n", v.replace('\n', " ")));
+            s.push_str(&format!("{k}: {}\n", yaml_scalar(&v.replace('\n', " "))));
         }
     }
     if !x.metadata.tags.is_empty() {
-        s.push_str(&format!("tags: {}\n", x.metadata.tags.join(", ")));
+        s.push_str(&format!(
+            "tags: {}\n",
+            yaml_scalar(&x.metadata.tags.join(", "))
+        ));
     }
     s.push_str("---\n");
     s
+}
+
+/// A string as a YAML scalar on one line: plain where that reads back as
+/// the same string (`How the town rebuilt it`, `2026-03-14`), else double
+/// quoted with escapes. A page's title with `: ` in it made the front
+/// matter invalid YAML (issue 41).
+fn yaml_scalar(v: &str) -> String {
+    const INDICATORS: &str = "-?:,[]{}#&*!|>'\"%@`";
+    let first = v.chars().next();
+    let plain = !v.is_empty()
+        && !first.is_some_and(|c| INDICATORS.contains(c) || c.is_whitespace())
+        && !v.ends_with(|c: char| c.is_whitespace() || c == ':')
+        && !v.contains(": ")
+        && !v.contains(" #")
+        && !v.chars().any(|c| c.is_control() || c == '\u{feff}')
+        && !matches!(
+            v.to_ascii_lowercase().as_str(),
+            "~" | "null" | "true" | "false" | "yes" | "no" | "on" | "off"
+        );
+    if plain {
+        return v.to_owned();
+    }
+    let mut q = String::with_capacity(v.len() + 2);
+    q.push('"');
+    for c in v.chars() {
+        match c {
+            '"' => q.push_str("\\\""),
+            '\\' => q.push_str("\\\\"),
+            c if c.is_control() || c == '\u{feff}' => q.push_str(&format!("\\u{:04x}", c as u32)),
+            c => q.push(c),
+        }
+    }
+    q.push('"');
+    q
 }
 
 fn escape_html(s: &str) -> String {
@@ -680,7 +775,7 @@ fn _unchaff(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_metadata, m)?)?;
     m.add("ALGORITHMS", PyTuple::new(py, Method::names())?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
-    let kinds: [(&str, Bound<'_, pyo3::types::PyType>); 9] = [
+    let kinds: [(&str, Bound<'_, pyo3::types::PyType>); 10] = [
         ("UnchaffError", py.get_type::<UnchaffError>()),
         ("EmptyInputError", py.get_type::<EmptyInputError>()),
         ("BinaryInputError", py.get_type::<BinaryInputError>()),
@@ -693,6 +788,10 @@ fn _unchaff(m: &Bound<'_, PyModule>) -> PyResult<()> {
         ),
         ("BadOptionError", py.get_type::<BadOptionError>()),
         ("WarcError", py.get_type::<WarcError>()),
+        (
+            "ExtractionTimeoutError",
+            py.get_type::<ExtractionTimeoutError>(),
+        ),
     ];
     // The kinds `unchaff batch` writes in its rows' `error.kind`.
     let kind_names = [
@@ -705,6 +804,7 @@ fn _unchaff(m: &Bound<'_, PyModule>) -> PyResult<()> {
         "algorithm",
         "option",
         "warc",
+        "timeout",
     ];
     for ((name, ty), kind) in kinds.into_iter().zip(kind_names) {
         ty.setattr("kind", kind)?;

@@ -34,6 +34,7 @@ from ._unchaff import (
     BadOptionError,
     BinaryInputError,
     EmptyInputError,
+    ExtractionTimeoutError,
     Extractor,
     GzipError,
     InputTooLargeError,
@@ -51,6 +52,7 @@ __all__ = [
     "BadOptionError",
     "BinaryInputError",
     "EmptyInputError",
+    "ExtractionTimeoutError",
     "Extractor",
     "GzipError",
     "InputTooLargeError",
@@ -81,6 +83,7 @@ def _extractor(
     favor_recall: bool,
     with_metadata: bool,
     algorithm: str,
+    timeout: Optional[float],
 ) -> Extractor:
     return Extractor(
         output_format=output_format,
@@ -92,6 +95,7 @@ def _extractor(
         favor_recall=favor_recall,
         with_metadata=with_metadata,
         algorithm=algorithm,
+        timeout=timeout,
     )
 
 
@@ -109,6 +113,7 @@ def extract(
     with_metadata: bool = False,
     algorithm: str = "auto",
     charset: Optional[str] = None,
+    timeout: Optional[float] = None,
 ) -> Any:
     """Extract the main content of one web page.
 
@@ -161,6 +166,11 @@ def extract(
     charset
         The charset from the HTTP ``Content-Type`` header, when known: it
         beats the page's own declaration, as in browsers (bytes only).
+    timeout
+        Give up on the page after this many seconds: the deadline is
+        checked inside every stage, and a page past it raises
+        :class:`ExtractionTimeoutError`. ``None`` (the default): no
+        deadline; set one for pages you do not trust.
 
     Returns a ``str`` (``dict`` for ``"python"``); an empty string when the
     page has no main content. Raises :class:`EmptyInputError`,
@@ -182,6 +192,7 @@ def extract(
         favor_recall,
         with_metadata,
         algorithm,
+        timeout,
     )
     return ex.extract(html, url, charset)
 
