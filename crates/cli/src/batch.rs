@@ -78,7 +78,7 @@ pub struct BatchArgs {
     /// same inputs and flags cover every page exactly once.
     #[arg(long, value_name = "I/N", value_parser = parse_shard)]
     shard: Option<inputs::Shard>,
-    /// Worker threads (default: all cores). The output does not depend on it.
+    /// Worker threads (default: all cores; at most 4 per core). The output does not depend on it.
     #[arg(long, short = 'j')]
     threads: Option<usize>,
     /// Keep the rows of a previous run's FILE.tmp (or FILE), skip their pages, append the rest.
@@ -170,15 +170,14 @@ pub fn run(a: BatchArgs) -> CliResult {
     let extractor = Extractor::new(&opts)?;
     let (sources, refused) = inputs::expand_with_warnings(&a.inputs)?;
     let bar = progress_bar(a.quiet, inputs::total_len(&sources));
-    let resume = match (a.resume, &target) {
-        (true, Target::File { out, tmp }) => sink::resume_jsonl(out, tmp)?,
-        _ => sink::Resume::default(),
-    };
     let format = match a.format {
         BatchFormat::Jsonl => sink::Format::Jsonl,
         BatchFormat::Parquet => sink::Format::Parquet,
     };
-    let mut out = target.open(format, a.resume)?;
+    // The output's temporary file, locked until the run is committed (a
+    // second run with the same --out is refused); with --resume, the rows
+    // of a cut run kept and counted.
+    let (mut out, resume) = target.open(format, a.resume)?;
     if let Some(path) = &a.timings {
         let f = std::fs::File::create(path)
             .map_err(|e| format!("--timings {}: {e}", path.display()))?;
