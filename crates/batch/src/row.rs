@@ -34,7 +34,8 @@ pub enum ErrorKind {
     /// The page is over the size limit.
     TooLarge,
     /// The page builds more elements than its budget (markup that makes
-    /// the HTML5 tree builder multiply elements; `unchaff::limits`).
+    /// the HTML5 tree builder multiply elements), or elements that would
+    /// take more memory than its size allows (`unchaff::limits`).
     TooManyElements,
     /// A WARC record cut short (truncated file, corrupt gzip member).
     Truncated,
