@@ -224,6 +224,8 @@ pub struct WarcReader<R> {
     last_id: Option<String>,
     /// The id of the record a broken stretch started in.
     broken_id: Option<String>,
+    /// Whether a record has framed well yet.
+    framed_any: bool,
 }
 
 impl WarcReader<BufReader<std::fs::File>> {
@@ -254,6 +256,7 @@ impl<R: BufRead> WarcReader<R> {
             revisits: 0,
             last_id: None,
             broken_id: None,
+            framed_any: false,
         }
     }
 
@@ -356,6 +359,7 @@ impl<R: BufRead> WarcReader<R> {
                 Ok(()) => {
                     // A record that frames well ends a broken stretch.
                     self.quiet = false;
+                    self.framed_any = true;
                     let body = match chunked {
                         true => dechunk(&body).unwrap_or(body),
                         false => body,
@@ -400,6 +404,7 @@ impl<R: BufRead> WarcReader<R> {
                 Ok(()) => {
                     // A record that frames well ends a broken stretch.
                     self.quiet = false;
+                    self.framed_any = true;
                     return None;
                 }
                 Err(f) => f,
@@ -517,10 +522,23 @@ impl<R: BufRead> WarcReader<R> {
         let found = match r {
             Resync::Scan { back } => {
                 self.src.unread(&back);
-                match scan_to(&mut self.src, WARC_MAGIC, self.scan_limit) {
-                    Ok((Scan::Found, _)) => return Ok(true),
-                    Ok((Scan::End, _)) => self.next_segment(false).map(|(more, _)| more),
-                    Ok((Scan::GaveUp, n)) => Err(format!(
+                // Before any record framed, a plain-looking stream may be a
+                // gzip one whose first member's header is damaged: the
+                // next member counts as much as the next record.
+                let gzip_too = !self.framed_any && self.src.inner.is_plain();
+                let pats: &[&[u8]] = match gzip_too {
+                    true => &[WARC_MAGIC, GZIP_MAGIC],
+                    false => &[WARC_MAGIC],
+                };
+                match scan_to_any(&mut self.src, pats, self.scan_limit) {
+                    Ok((Scan::Found, 1, _)) => {
+                        let front = self.src.take_front();
+                        self.src.inner.start_members(front);
+                        return Ok(true);
+                    }
+                    Ok((Scan::Found, _, _)) => return Ok(true),
+                    Ok((Scan::End, _, _)) => self.next_segment(false).map(|(more, _)| more),
+                    Ok((Scan::GaveUp, _, n)) => Err(format!(
                         "no WARC record in the next {n} bytes: reading stopped"
                     )),
                     Err(_) => self.next_segment(true).map(|(more, _)| more),
@@ -998,6 +1016,13 @@ impl<R> Rewind<R> {
         self.pos = 0;
     }
 
+    /// What was put back and not read yet, taken out.
+    fn take_front(&mut self) -> Vec<u8> {
+        let front = self.back.split_off(self.pos.min(self.back.len()));
+        self.clear();
+        front
+    }
+
     /// Drops what was put back.
     fn clear(&mut self) {
         self.back.clear();
@@ -1122,6 +1147,23 @@ impl<R: BufRead> Seg<R> {
     }
 }
 
+impl<R: BufRead> Seg<R> {
+    /// Whether the stream is read as plain WARC.
+    fn is_plain(&self) -> bool {
+        matches!(self, Seg::Plain(_))
+    }
+
+    /// A plain stream turns out to be gzip members from here on: `front`
+    /// (bytes put back in front of it, starting with a member's magic)
+    /// and the rest of the raw stream are read as members.
+    fn start_members(&mut self, front: Vec<u8>) {
+        if let Seg::Plain(mut raw) = std::mem::replace(self, Seg::End) {
+            raw.unread(&front);
+            *self = member(raw);
+        }
+    }
+}
+
 impl<R> Seg<R> {
     /// Whether this gzip member has read the magic of another member in
     /// its raw bytes: it was cut short and went on inflating the next one.
@@ -1199,59 +1241,78 @@ enum Scan {
 /// Consumes `r` up to the next `pat` (left unread), wherever it starts.
 /// Returns how the scan ended and how many bytes it skipped.
 fn scan_to<S: BufRead>(r: &mut Rewind<S>, pat: &[u8], limit: u64) -> io::Result<(Scan, u64)> {
-    // Bytes of `pat` matched (and consumed) at the end of the last buffer.
-    let mut partial = 0usize;
+    scan_to_any(r, &[pat], limit).map(|(scan, _, n)| (scan, n))
+}
+
+/// Consumes `r` up to the first place one of `pats` starts (left unread).
+/// Returns how the scan ended, which pattern it found (its index), and
+/// how many bytes it skipped.
+fn scan_to_any<S: BufRead>(
+    r: &mut Rewind<S>,
+    pats: &[&[u8]],
+    limit: u64,
+) -> io::Result<(Scan, usize, u64)> {
+    let longest = pats.iter().map(|p| p.len()).max().unwrap_or(1);
+    // The last bytes of the previous buffer (consumed), where a pattern
+    // may have started.
+    let mut carry: Vec<u8> = Vec::new();
     let mut scanned = 0u64;
     loop {
         let buf = r.fill_buf()?;
         if buf.is_empty() {
-            return Ok((Scan::End, scanned + partial as u64));
+            return Ok((Scan::End, 0, scanned + carry.len() as u64));
         }
-        if partial > 0 {
-            let n = (pat.len() - partial).min(buf.len());
-            if buf[..n] == pat[partial..partial + n] {
-                r.consume(n);
-                partial += n;
-                if partial == pat.len() {
-                    r.unread(pat);
-                    return Ok((Scan::Found, scanned));
+        if !carry.is_empty() {
+            // A match that starts in the carried bytes and ends here.
+            let mut joined = carry.clone();
+            joined.extend_from_slice(&buf[..buf.len().min(longest)]);
+            let hit = earliest(&joined, pats).filter(|&(at, _)| at < carry.len());
+            if let Some((at, k)) = hit {
+                let back = carry[at..].to_vec();
+                r.unread(&back);
+                return Ok((Scan::Found, k, scanned + at as u64));
+            }
+            if joined.len() > carry.len() + longest - 1 || buf.len() >= longest {
+                // The carried bytes start no match: skipped.
+                scanned += carry.len() as u64;
+                carry.clear();
+            } else {
+                // A short buffer: carry it too.
+                let more = buf.to_vec();
+                r.consume(more.len());
+                carry.extend_from_slice(&more);
+                let cut = carry.len().saturating_sub(longest - 1);
+                scanned += cut as u64;
+                carry.drain(..cut);
+                if scanned > limit {
+                    return Ok((Scan::GaveUp, 0, scanned));
                 }
                 continue;
             }
-            // Not the pattern after all: its matched bytes go back (a
-            // match may start inside them), less the first.
-            let back = pat[1..partial].to_vec();
-            scanned += 1;
-            partial = 0;
-            r.unread(&back);
-            continue;
         }
+        let buf = r.fill_buf()?;
         let len = buf.len();
-        // The whole pattern in this buffer, or its start at the end.
-        let whole = memchr::memmem::find(buf, pat);
-        let hit = match whole {
-            Some(j) => Some((j, true)),
-            None => (1..pat.len())
-                .rev()
-                .find(|&k| k <= len && buf[len - k..] == pat[..k])
-                .map(|k| (len - k, false)),
-        };
-        match hit {
-            Some((j, true)) => {
-                r.consume(j);
-                return Ok((Scan::Found, scanned + j as u64));
-            }
-            Some((j, false)) => {
-                partial = len - j;
-                scanned += j as u64;
-            }
-            None => scanned += len as u64,
+        if let Some((at, k)) = earliest(buf, pats) {
+            r.consume(at);
+            return Ok((Scan::Found, k, scanned + at as u64));
         }
+        // No whole match: keep the tail, where one may start.
+        let keep = len.min(longest - 1);
+        carry = buf[len - keep..].to_vec();
+        scanned += (len - keep) as u64;
         r.consume(len);
         if scanned > limit {
-            return Ok((Scan::GaveUp, scanned));
+            return Ok((Scan::GaveUp, 0, scanned));
         }
     }
+}
+
+/// Where the first of `pats` starts in `hay`, and which one.
+fn earliest(hay: &[u8], pats: &[&[u8]]) -> Option<(usize, usize)> {
+    pats.iter()
+        .enumerate()
+        .filter_map(|(k, p)| memchr::memmem::find(hay, p).map(|at| (at, k)))
+        .min()
 }
 
 /// The bytes of a stretch of the stream from the first place a pattern
@@ -1777,15 +1838,17 @@ mod tests {
     }
 
     /// Issue 41, defect 4: flipped bits anywhere in a gzip member cost
-    /// its record only: every other record whole, once, in order; one
-    /// item (an error row or a warning) for the damage, and at most one
-    /// more row (the damaged record's, whatever its id became).
+    /// its record only: every other record whole, once, in order; at most
+    /// one item (an error row or a warning) for the damage, and at most
+    /// one more row (the damaged record's, whatever its id became).
     #[test]
     fn a_corrupt_gzip_member_costs_its_record_only() {
         let set = damage_set();
         for damaged in [0, 4, 9] {
             let len = gzip(&set[damaged]).len();
-            for pos in 10..len - 8 {
+            // The header too: the first member's magic damaged makes the
+            // stream look plain (the next member is found all the same).
+            for pos in 0..len - 8 {
                 for mask in [0x01u8, 0x55, 0xff] {
                     let mut w = Vec::new();
                     for (i, r) in set.iter().enumerate() {
@@ -1804,11 +1867,13 @@ mod tests {
                         got.iter().filter(|o| others.contains(o)).cloned().collect();
                     let what = format!("d{damaged} byte {pos} ^ {mask:#x}: {got:?}");
                     assert_eq!(kept, others, "{what}");
+                    // One report at most (none where the flip does no
+                    // harm: a header's flag or time).
                     let reports = got
                         .iter()
                         .filter(|o| o.contains('!') || *o == "warning")
                         .count();
-                    assert_eq!(reports, 1, "{what}");
+                    assert!(reports <= 1, "{what}");
                     assert!(got.len() <= 11, "{what}");
                 }
             }
@@ -1828,6 +1893,40 @@ mod tests {
                 .contains("reading stopped"),
             "{got:?}"
         );
+    }
+
+    /// Reads of a byte or a few at a time (a pipe, a slow source) are
+    /// scanned within the limit too.
+    #[test]
+    fn junk_in_tiny_reads_is_scanned_a_bounded_length() {
+        let zeros = std::io::BufReader::with_capacity(3, std::io::repeat(0).take(3 << 20));
+        let got: Vec<_> = WarcReader::new(zeros).with_scan_limit(1 << 20).collect();
+        let last = got.last().unwrap().as_ref().unwrap_err();
+        assert!(last.message.contains("reading stopped"), "{got:?}");
+    }
+
+    /// The scan finds either pattern wherever it starts, whatever the
+    /// size of the reads, and says which and how far it went.
+    #[test]
+    fn scan_finds_the_first_pattern_across_reads() {
+        for cap in 1..=10 {
+            for junk in 0..12 {
+                for (k, pat) in [WARC_MAGIC, GZIP_MAGIC].iter().enumerate() {
+                    let mut bytes = b"WARC/1 WAR \x1f".repeat(2)[..junk].to_vec();
+                    bytes.extend_from_slice(pat);
+                    bytes.extend_from_slice(b"tail");
+                    let inner = std::io::BufReader::with_capacity(cap, &bytes[..]);
+                    let mut r = Rewind::new(inner);
+                    let (scan, which, n) =
+                        scan_to_any(&mut r, &[WARC_MAGIC, GZIP_MAGIC], 1 << 20).unwrap();
+                    assert!(matches!(scan, Scan::Found), "cap {cap} junk {junk}");
+                    assert_eq!((which, n), (k, junk as u64), "cap {cap} junk {junk}");
+                    let mut rest = Vec::new();
+                    r.read_to_end(&mut rest).unwrap();
+                    assert_eq!(&rest[..pat.len()], *pat, "cap {cap} junk {junk}");
+                }
+            }
+        }
     }
 
     #[test]
