@@ -5,9 +5,11 @@
 # too: `cargo fuzz run extract`, on nightly).
 #
 # Usage: scripts/fuzz.sh [TARGET] [SECONDS] [extra libFuzzer flags...]
-#   TARGET:  extract | warc | warc_damage | jsonl | all   (default all)
+#   TARGET:  extract | markdown | warc | warc_damage | jsonl | all   (default all)
 #     extract  unchaff's extract, every algorithm and output format
 #              (fuzz/fuzz_targets/extract.rs)
+#     markdown the Markdown writer: no raw HTML from the page reachable
+#              through a CommonMark renderer
 #     warc     the batch crate's WARC reader, plain and gzip
 #     warc_damage  the WARC reader over good records, plain or a gzip member
 #              each, damaged as the input says (cut, bits flipped, junk, bad
@@ -27,9 +29,9 @@ TARGET=${1:-all}
 SECS=${2:-60}
 shift 2 2>/dev/null || shift $# 
 case "$TARGET" in
-  extract|warc|warc_damage|jsonl) TARGETS=("$TARGET") ;;
-  all) TARGETS=(extract warc warc_damage jsonl) ;;
-  *) echo "fuzz.sh: unknown target '$TARGET' (extract, warc, warc_damage, jsonl or all)" >&2; exit 2 ;;
+  extract|markdown|warc|warc_damage|jsonl) TARGETS=("$TARGET") ;;
+  all) TARGETS=(extract markdown warc warc_damage jsonl) ;;
+  *) echo "fuzz.sh: unknown target '$TARGET' (extract, markdown, warc, warc_damage, jsonl or all)" >&2; exit 2 ;;
 esac
 case "$SECS" in
   ''|*[!0-9]*) echo "fuzz.sh: SECONDS must be a whole number, not '$SECS'" >&2; exit 2 ;;
@@ -87,6 +89,18 @@ if "extract" in targets:
     for i, page in enumerate(pages):
         for alg in range(16):
             write(d, f"seed-{i:02}-{alg:02}", bytes([alg, (alg * 7 + i) % 128]) + page)
+
+if "markdown" in targets:
+    d = seeds("markdown")
+    md_pages = pages + [s.encode() for s in [
+        "<pre>```\n&lt;img src=x onerror=alert(1)&gt;</pre><p><code>a`&lt;b&gt;</code></p>",
+        "<p><a href='x\n\n<img src=y>'>t</a><img src='p q' alt='&lt;i&gt;]('></p>",
+        "<table><tr><td rowspan=2>a|b<br>c</td><td><ul><li>x</li></ul></td></tr><tr><td>`y</td></tr></table>",
+        "<p>H<sub>2</sub>O <math><mfrac><mi>a</mi><mi>b</mi></mfrac></math> \\(x^2\\)</p>",
+    ]]
+    for i, page in enumerate(md_pages):
+        for alg in range(4):
+            write(d, f"seed-{i:02}-{alg:02}", bytes([alg * 5]) + page)
 
 def record(kind, uri, block, length=None, extra=""):
     head = (f"WARC/1.0\r\nWARC-Type: {kind}\r\nWARC-Record-ID: <urn:uuid:{abs(hash((kind, uri, block))) % 10**12}>\r\n"

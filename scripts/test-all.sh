@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # The one test command (README "Tests"): the Rust workspace, then the
 # Python package built into a virtual environment this script creates
-# (.venv-test) and tested with pytest, Spark tests included.
+# (.venv-test) and tested with pytest, Spark tests included, then the
+# JavaScript package (scripts/js-test.sh: its WebAssembly build, Node and
+# headless-Chromium tests; skipped, with the reason, without Node or the
+# wasm toolchain).
 #
 #   bash scripts/test-all.sh            # everything
 #   UNCHAFF_SKIP_CARGO_TESTS=1 ...      # the Python part only (cargo tests ran already)
@@ -65,3 +68,6 @@ echo "== pytest"
 # The pytest script, not `python -m pytest`: the current directory must not
 # be on sys.path, so that `import unchaff` is the installed wheel.
 "$VENV/bin/pytest" -rs -p no:cacheprovider python/tests
+
+echo "== JavaScript: scripts/js-test.sh"
+bash scripts/js-test.sh

@@ -4,6 +4,7 @@
 mod batch;
 mod fetch;
 mod serve;
+mod structure;
 
 use std::collections::HashMap;
 use std::io::Write;
@@ -59,6 +60,9 @@ enum Command {
     Serve(serve::ServeArgs),
     /// Write an HTML report of why each block of a page was kept or dropped.
     Explain(serve::ExplainArgs),
+    /// The structure benchmark: generate pages of known structure, survey real ones, score Markdown per construct.
+    #[command(subcommand)]
+    Structure(structure::StructureCommand),
 }
 
 #[derive(Args)]
@@ -186,9 +190,15 @@ struct ExtractArgs {
     /// Markdown: write links as [text](url), resolved against --url or the page's <base>.
     #[arg(long)]
     links: bool,
-    /// Markdown: write images as ![alt](src).
+    /// Markdown and HTML: write the content's images (Markdown ![alt](src)) — those in kept
+    /// blocks, figures and pictures between them with their captions, and the lead image
+    /// above the first; lazy-loaded sources (data-src, srcset) resolved.
     #[arg(long)]
     images: bool,
+    /// Markdown: do not open the document with the title as "# Title" (by default it does,
+    /// unless the content already starts with that heading; JSON keeps the title apart).
+    #[arg(long)]
+    no_title: bool,
     /// JSON: include the clean HTML too.
     #[arg(long)]
     html: bool,
@@ -381,6 +391,7 @@ fn main() -> ExitCode {
         Command::Templates(TemplatesCommand::Show(a)) => cmd_templates_show(a),
         Command::Serve(a) => serve::run_serve(a),
         Command::Explain(a) => serve::run_explain(a),
+        Command::Structure(c) => structure::run(c),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -527,6 +538,7 @@ fn cmd_extract(a: ExtractArgs) -> CliResult {
         .with_images(a.images)
         .with_json_html(a.html)
         .with_tables(!a.no_tables)
+        .with_markdown_title(!a.no_title)
         .with_max_input_bytes(a.max_bytes);
     opts.templates = a.templates.clone();
     opts.timeout = Some(a.timeout);
@@ -622,8 +634,13 @@ fn warn_unused_flags(a: &ExtractArgs) {
         ("--links", a.links && !md, "Markdown (-f markdown or json)"),
         (
             "--images",
-            a.images && !md,
-            "Markdown (-f markdown or json)",
+            a.images && a.format == FormatArg::Text,
+            "Markdown and HTML (-f markdown, html or json)",
+        ),
+        (
+            "--no-title",
+            a.no_title && a.format != FormatArg::Markdown,
+            "-f markdown",
         ),
         ("--html", a.html && a.format != FormatArg::Json, "-f json"),
     ];

@@ -73,8 +73,12 @@ fn extract_markdown_html_and_json_metadata() {
         .arg(example()));
     assert!(o.status.success(), "{}", stderr(&o));
     let md = stdout(&o);
-    // The headline is the page's title (metadata), not its body …
-    assert!(md.starts_with("By Mara Ellison"), "{md}");
+    // The document opens with the article's title (metadata), and the
+    // headline is not repeated from the body …
+    assert!(
+        md.starts_with("# How the river town rebuilt its bridge\n\nBy Mara Ellison"),
+        "{md}"
+    );
     assert!(md.contains("\n## Counting stones\n"), "{md}");
     // … unless asked for.
     let o = run(unchaff()
@@ -82,9 +86,14 @@ fn extract_markdown_html_and_json_metadata() {
         .arg(example()));
     let md = stdout(&o);
     assert!(
-        md.starts_with("# How the river town rebuilt its bridge\n\n"),
+        md.starts_with("# How the river town rebuilt its bridge\n\nBy Mara"),
         "{md}"
     );
+    // Without the title heading, the body as selected.
+    let o = run(unchaff()
+        .args(["extract", "-f", "markdown", "--no-title"])
+        .arg(example()));
+    assert!(stdout(&o).starts_with("By Mara Ellison"), "{}", stdout(&o));
     let o = run(unchaff().args(["extract", "-f", "html"]).arg(example()));
     let html = stdout(&o);
     assert!(html.starts_with("<p>By Mara Ellison"), "{html}");

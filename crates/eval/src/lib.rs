@@ -1,6 +1,8 @@
 //! Quality measurement for unchaff: the metrics of SPEC §8 (shingle F1,
 //! CJK-aware token F1, token LCS F1, character LCS F1), reading the
-//! development datasets, loading extractor outputs, and per-folder reports.
+//! development datasets, loading extractor outputs, per-folder reports, and
+//! the structure benchmark ([`structure`]: does the Markdown keep tables,
+//! code, math, figures, headings and lists).
 //!
 //! A typical run:
 //!
@@ -24,6 +26,7 @@ pub mod leaves;
 pub mod metrics;
 pub mod outputs;
 pub mod report;
+pub mod structure;
 
 pub use dataset::{Dataset, Filter, PageEntry};
 pub use metrics::{Prf, ShinglePage, Summary};

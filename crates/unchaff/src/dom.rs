@@ -336,6 +336,10 @@ pub struct Dom {
     elements_made: u32,
     /// See [`Dom::elements_made`].
     texts_made: u32,
+    /// The formulas the cleaner rewrote as TeX (`crate::clean`'s math
+    /// step): each new `<math>` element and the page's MathML it was read
+    /// from (unlinked, kept for the HTML output), in creation order.
+    pub(crate) math_sources: Vec<(NodeId, NodeId)>,
 }
 
 impl Default for Dom {
@@ -361,6 +365,7 @@ impl Dom {
             build_links: vec![BuildLinks::NONE],
             elements_made: 0,
             texts_made: 0,
+            math_sources: Vec::new(),
         };
         for name in KNOWN_TAGS {
             dom.intern_tag(&LocalName::from(*name));
@@ -836,6 +841,74 @@ impl Dom {
                 };
             }
         }
+    }
+
+    /// A new, unlinked element `tag` in namespace `ns` with the
+    /// attributes `attrs` (name, value), for the stages that rewrite the
+    /// tree (the cleaner's formulas).
+    pub(crate) fn new_element(&mut self, tag: Tag, ns: Ns, attrs: &[(&str, &str)]) -> NodeId {
+        let attrs_start = to_u32(self.attrs.len());
+        for (name, value) in attrs {
+            let start = to_u32(self.attr_text.len());
+            self.attr_text.push_str(value);
+            let end = to_u32(self.attr_text.len());
+            self.attrs.push(Attr {
+                name: LocalName::from(*name),
+                start,
+                end,
+            });
+        }
+        self.push(NodeKind::Element(ElementData {
+            tag,
+            ns,
+            attrs_start,
+            attrs_len: to_u32(attrs.len()),
+        }))
+    }
+
+    /// Links the detached node `new` just after `node`, in constant time.
+    pub(crate) fn insert_after(&mut self, node: NodeId, new: NodeId) {
+        let (parent, next) = {
+            let n = &self.nodes[node.index()];
+            (n.parent, n.next_sibling)
+        };
+        {
+            let c = &mut self.nodes[new.index()];
+            c.parent = parent;
+            c.next_sibling = next;
+        }
+        self.nodes[node.index()].next_sibling = new;
+        if let Some(links) = self.build_links.get_mut(new.index()) {
+            links.prev_sibling = node;
+        }
+        match next.some() {
+            Some(n) => {
+                if let Some(links) = self.build_links.get_mut(n.index()) {
+                    links.prev_sibling = new;
+                }
+            }
+            None => {
+                if let Some(links) = self.build_links.get_mut(parent.index()) {
+                    links.last_child = new;
+                }
+            }
+        }
+    }
+
+    /// Makes text node `id` hold `s` (other nodes are left alone).
+    pub(crate) fn set_text(&mut self, id: NodeId, s: &str) {
+        if let NodeKind::Text { .. } = self.nodes[id.index()].kind {
+            let start = to_u32(self.text.len());
+            self.text.push_str(s);
+            let end = to_u32(self.text.len());
+            self.nodes[id.index()].kind = NodeKind::Text { start, end };
+        }
+    }
+
+    /// Drops the full name kept for element `id` (see
+    /// [`Dom::element_name`]), once the node is made another element.
+    pub(crate) fn forget_unusual_name(&mut self, id: NodeId) {
+        self.unusual_names.remove(&id);
     }
 
     /// A new, unlinked text node holding `s`.

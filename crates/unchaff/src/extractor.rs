@@ -2,13 +2,13 @@
 //! (the algorithm with its model, a template library) and runs the stages
 //! in order, each a named step below.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::algorithms::{self, Algorithm, Selection};
 use crate::annotate::{self, Page};
 use crate::decode::{self, CharsetSource};
 use crate::dom::{Dom, NodeId};
-use crate::limits::{Deadline, Stage};
+use crate::limits::{Deadline, Instant, Stage};
 use crate::metadata::{self, Metadata};
 use crate::{Error, Format, Input, Method, Options, clean, parse, render};
 
@@ -273,7 +273,11 @@ impl Extractor {
         let root = dom.content_root();
         let fmt = self.options.format;
         // Before cleaning: the head and the body's scripts are still linked.
-        let want_meta = self.options.metadata || fmt == Format::Json;
+        // Markdown's title heading is the article's title, not `<title>`
+        // with the site's name.
+        let want_meta = self.options.metadata
+            || fmt == Format::Json
+            || (fmt == Format::Markdown && self.options.markdown_title);
         let mut meta = if want_meta {
             read_metadata(&dom, url)
         } else {
@@ -342,12 +346,28 @@ impl Extractor {
             }
             None => (dom, root, &selection),
         };
+        // With images asked for, the images beside the selection too
+        // (never in the plain text).
+        let with_figures;
+        let shown = if self.options.images && fmt != Format::Text {
+            with_figures = render::with_figures(dom, root, shown);
+            &with_figures
+        } else {
+            shown
+        };
         let markdown = if matches!(fmt, Format::Markdown | Format::Json) {
             let o = render::MarkdownOptions {
                 links: self.options.links,
                 images: self.options.images,
             };
-            let md = render::markdown(dom, root, shown, base.as_ref(), o);
+            let mut md = render::markdown(dom, root, shown, base.as_ref(), o);
+            // The document opens with its title (JSON keeps it apart).
+            if fmt == Format::Markdown
+                && self.options.markdown_title
+                && let Some(t) = meta.title.as_deref().or(title.as_deref())
+            {
+                md = render::with_title(md, t);
+            }
             deadline.check(Stage::Render)?;
             Some(md)
         } else {

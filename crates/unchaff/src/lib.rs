@@ -55,6 +55,14 @@
 //!   path clustering's k-means through `linfa`).
 //!
 //! Both are off by default: the extraction library itself is pure Rust.
+//!
+//! # WebAssembly
+//!
+//! Without features the crate builds for `wasm32-unknown-unknown` (the
+//! `js/` package of the repository is that build): one page needs no
+//! thread, and the clock of [`Options::timeout`] is the host's
+//! `performance.now()` there ([`limits::Instant`]). What reads files —
+//! an algorithm's `model=FILE` parameter — fails there with an error.
 
 #![warn(missing_docs)]
 

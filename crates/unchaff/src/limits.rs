@@ -22,9 +22,18 @@
 //! in any release. See the crate docs' *Stability*.
 
 use std::io::Read;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::Error;
+
+/// The clock of deadlines and stage times: the standard library's, except
+/// on `wasm32-unknown-unknown` (the `js/` package), where std has none
+/// (`std::time::Instant::now` panics there) and `web_time` reads the
+/// host's `performance.now()`.
+#[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+pub use std::time::Instant;
+#[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
+pub use web_time::Instant;
 
 /// Elements any page may build, whatever its size: seven times the
 /// largest page of the dev data (28,000 nodes, text included); at ~150

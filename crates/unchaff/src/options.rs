@@ -83,6 +83,11 @@ pub struct Options {
     /// content itself (a page laid out with tables) is kept. Algorithms
     /// that select source lines rather than nodes (`cetr*`) ignore it.
     pub tables: bool,
+    /// [`Format::Markdown`] opens with the page's title as a level-1
+    /// heading (`# Title`), unless the content already opens with a
+    /// heading of that text (the default). The JSON output's `markdown`
+    /// never has it: the title is its own field there.
+    pub markdown_title: bool,
     /// Fill [`crate::Extraction::metadata`] (title, author, dates, …) for
     /// every format; when false, only [`Format::Json`] output computes it
     /// (the other formats never show it, and it costs ~5% of the time).
@@ -103,6 +108,7 @@ impl Default for Options {
             images: false,
             json_html: false,
             tables: true,
+            markdown_title: true,
             metadata: true,
         }
     }
@@ -177,6 +183,12 @@ impl Options {
     /// Sets [`Options::tables`].
     pub fn with_tables(mut self, on: bool) -> Options {
         self.tables = on;
+        self
+    }
+
+    /// Sets [`Options::markdown_title`].
+    pub fn with_markdown_title(mut self, on: bool) -> Options {
+        self.markdown_title = on;
         self
     }
 

@@ -98,6 +98,8 @@ pub const INLINE: &[Tag] = &[
     Tag::WBR,
     Tag::BR,
     Tag::IMG,
+    // A formula (its TeX, from the cleaner) is phrasing, like `<sub>`.
+    Tag::MATH,
 ];
 
 /// Whether `tag` is in [`INLINE`].

@@ -1,7 +1,7 @@
 //! A linear pre-pass over the markup before tokenizing. It does three jobs:
 //!
 //! **Empties `<script>`, `<style>` and `<noscript>` elements** (not JSON-LD
-//! scripts: they are metadata). Their bodies are raw text the cleaner throws away anyway, yet they are
+//! scripts: they are metadata; nor MathJax's `math/tex` ones: formulas). Their bodies are raw text the cleaner throws away anyway, yet they are
 //! over half the bytes of a modern page (54% of scrapinghub's HTML) and the
 //! tokenizer walks them character by character. Removing them first makes
 //! the same tree, minus text nodes that [`crate::clean`] would drop.
@@ -526,13 +526,20 @@ impl DepthLimit {
     }
 }
 
-/// Whether a `<script …>` start tag says `ld+json` (any case).
-fn is_json_ld(tag: &[u8]) -> bool {
-    tag.windows(7).any(|w| w.eq_ignore_ascii_case(b"ld+json"))
+/// Whether a `<script …>` start tag's body is read by a later stage, so
+/// kept: JSON-LD (`ld+json`, page metadata for [`crate::metadata`]) and
+/// MathJax's TeX sources (`math/tex`, read as formulas by
+/// [`crate::clean`]), in any case.
+fn is_read_script(tag: &[u8]) -> bool {
+    tag.windows(7).any(|w| match w[0] | 0x20 {
+        b'l' => w.eq_ignore_ascii_case(b"ld+json"),
+        b'm' => w.eq_ignore_ascii_case(b"math/te"),
+        _ => false,
+    })
 }
 
 /// `html` without the bodies of script, style and noscript elements (but
-/// JSON-LD scripts), without unread attributes and those past
+/// JSON-LD and TeX scripts), without unread attributes and those past
 /// [`MAX_ATTRIBUTES`], and without the tags nested deeper than
 /// [`MAX_DEPTH`] or opening formatting elements past
 /// [`MAX_OPEN_FORMATTING`]; the input itself (borrowed) when there is
@@ -828,9 +835,8 @@ fn scan(
             let body = &b[open_end..close];
             let is_script = key == SCRIPT;
             let escaped = is_script && memmem::find(body, b"<!--").is_some();
-            // JSON-LD is page metadata (crate::metadata reads it): kept.
-            let json_ld = is_script && is_json_ld(&b[lt..open_end]);
-            if !escaped && !json_ld && !body.is_empty() {
+            let read = is_script && is_read_script(&b[lt..open_end]);
+            if !escaped && !read && !body.is_empty() {
                 cuts.push((open_end, close));
             }
         }
@@ -877,15 +883,31 @@ fn tag_end(b: &[u8], from: usize) -> usize {
 /// Whether no stage reads an attribute of this name (any case), so the
 /// pre-pass may cut it: `data-*` (11% of scrapinghub's bytes after the
 /// bodies are cut, and mostly names the tokenizer must intern one by one),
-/// `on*` event handlers, `srcset`/`sizes` (the HTML output keeps `src`), and
-/// ARIA's labels and states but `aria-hidden` (read by [`crate::clean`]).
+/// `on*` event handlers, `sizes`, and ARIA's labels and states but
+/// `aria-hidden` (read by [`crate::clean`]); but the attributes an image's
+/// source may be in ([`IMAGE_SOURCES`]).
 /// None of them changes how the tree is built.
 fn is_unread_attr(name: &[u8]) -> bool {
     let starts = |p: &[u8]| name.len() >= p.len() && name[..p.len()].eq_ignore_ascii_case(p);
     (starts(b"data-") || starts(b"on") || starts(b"aria-"))
         && !name.eq_ignore_ascii_case(b"aria-hidden")
-        || name.eq_ignore_ascii_case(b"srcset")
+        && !is_image_source(name)
         || name.eq_ignore_ascii_case(b"sizes")
+}
+
+/// The attributes an image's real source may be in (`srcset`, and those
+/// of lazy-loading scripts): read by the renderers' image resolution.
+const IMAGE_SOURCES: &[&[u8]] = &[
+    b"srcset",
+    b"data-src",
+    b"data-srcset",
+    b"data-lazy-src",
+    b"data-lazy-srcset",
+    b"data-original",
+];
+
+fn is_image_source(name: &[u8]) -> bool {
+    IMAGE_SOURCES.iter().any(|a| name.eq_ignore_ascii_case(a))
 }
 
 /// Like [`tag_end`] for a start tag, following the tokenizer's attribute
@@ -1314,9 +1336,10 @@ mod tests {
             s("<div class=a data-x='{\"y\":1}' onclick=go() id=b DATA-Q aria-label=\"L\">t</div>"),
             "<div class=a id=b>t</div>"
         );
+        // An image's sources stay (srcset, lazy loaders' data-src), sizes go.
         assert_eq!(
-            s("<img src=a.png srcset=\"a 1x, b 2x\" sizes=50vw alt=x>"),
-            "<img src=a.png alt=x>"
+            s("<img src=a.png srcset=\"a 1x, b 2x\" sizes=50vw data-src=c.png data-w=3 alt=x>"),
+            "<img src=a.png srcset=\"a 1x, b 2x\" data-src=c.png alt=x>"
         );
         // What is read stays: aria-hidden, and data- as a value, not a name.
         unchanged(&[

@@ -29,7 +29,7 @@
 
 use url::Url;
 
-use super::{Cx, Element, Sink, code_language, resolve_url, walk};
+use super::{Cx, Element, Kind, Sink, code_language, resolve_url, walk};
 use crate::algorithms::Selection;
 use crate::dom::{Dom, Flow, NodeId, Tag};
 
@@ -78,7 +78,6 @@ fn holds_phrasing(tag: Option<Tag>) -> bool {
     !matches!(
         tag,
         None | Some(Tag::BLOCKQUOTE)
-            | Some(Tag::FIGURE)
             | Some(Tag::UL)
             | Some(Tag::OL)
             | Some(Tag::DL)
@@ -139,6 +138,8 @@ fn allowed_here(tag: Tag, open: &[Open]) -> bool {
             false
         }
         Tag::P if open.iter().any(|o| o.tag == Tag::P || o.tag.is_heading()) => false,
+        // A code block inside one (a code table's cell) is part of it.
+        Tag::PRE if open.iter().any(|o| o.tag == Tag::PRE) => false,
         _ => true,
     }
 }
@@ -217,6 +218,9 @@ struct Writer<'a> {
     /// At the start of a block: a space here is not written.
     fresh: bool,
     base: Option<&'a Url>,
+    /// The formula the walk is in, and whether it was written (its text,
+    /// the TeX, is not written again).
+    math: Option<(NodeId, bool)>,
 }
 
 impl Writer<'_> {
@@ -350,7 +354,8 @@ impl Writer<'_> {
                     attr("href", &u);
                 }
             }
-            Tag::IMG => match dom.attr(id, "src").and_then(|h| resolve_url(self.base, h)) {
+            Tag::IMG if super::is_chrome_image(dom, id) => return None,
+            Tag::IMG => match super::image_src(dom, id).and_then(|h| resolve_url(self.base, h)) {
                 Some(u) => attr("src", &u),
                 None => return None,
             },
@@ -412,9 +417,59 @@ impl Writer<'_> {
         !matches!(tag, Tag::IMG | Tag::BR)
     }
 
+    /// Writes the formula `id` (a `<math>` holding TeX, from the
+    /// cleaner) where text would go: the page's MathML, sanitized, when
+    /// the formula came from MathML ([`write_mathml`]), else MathML that
+    /// shows the TeX and carries it as an annotation.
+    fn formula(&mut self, id: NodeId) {
+        if self.written < self.open.len() {
+            self.flush_for_text();
+        }
+        self.ensure_phrasing();
+        if self.pending_space && !self.fresh {
+            self.out.push(' ');
+        }
+        self.pending_space = false;
+        self.fresh = false;
+        let dom = self.dom;
+        let tex: String = dom.children(id).filter_map(|c| dom.text_of(c)).collect();
+        let display = dom.attr(id, "display") == Some("block");
+        let source = dom
+            .math_sources
+            .binary_search_by_key(&id, |&(m, _)| m)
+            .ok()
+            .map(|i| dom.math_sources[i].1);
+        match source {
+            Some(src) => write_mathml(&mut self.out, dom, src, display, &tex),
+            None => {
+                self.out.push_str(if display {
+                    "<math display=\"block\">"
+                } else {
+                    "<math>"
+                });
+                self.out.push_str("<semantics><mtext>");
+                escape_into(&mut self.out, &tex, false);
+                self.out
+                    .push_str("</mtext><annotation encoding=\"application/x-tex\">");
+                escape_into(&mut self.out, &tex, false);
+                self.out.push_str("</annotation></semantics></math>");
+            }
+        }
+    }
+
+    /// A block inside a written code block (a line's `div`, a code
+    /// table's row) ends a line of it.
+    fn pre_line(&mut self) {
+        let in_written_pre = self.open[..self.written].iter().any(|o| o.tag == Tag::PRE);
+        if in_written_pre && !self.out.ends_with('\n') && !self.out.ends_with('>') {
+            self.out.push('\n');
+        }
+    }
+
     /// An element that is not written: it still breaks the text.
-    fn unwritten(&mut self, flow: Flow) {
+    fn unwritten(&mut self, flow: Flow, in_pre: bool) {
         match flow {
+            Flow::Block if in_pre => self.pre_line(),
             Flow::Block => self.close_implied(),
             Flow::Cell | Flow::Break => self.pending_space = true,
             Flow::Inline => {}
@@ -425,6 +480,16 @@ impl Writer<'_> {
 impl Sink for Writer<'_> {
     fn enter(&mut self, cx: &Cx<'_>, el: Element) {
         let tag = el.tag;
+        if let Kind::Math { .. } = el.kind {
+            if self.math.is_none() {
+                let write = cx.inside > 0;
+                if write {
+                    self.formula(el.id);
+                }
+                self.math = Some((el.id, write));
+            }
+            return;
+        }
         if cx.inside > 0 {
             if self.written < self.open.len() {
                 self.fit(tag);
@@ -441,26 +506,28 @@ impl Sink for Writer<'_> {
                 return;
             }
         } else if is_structure(tag, cx.pre > 0) && allowed_here(tag, &self.open) {
-            self.unwritten(el.kind.flow());
+            self.unwritten(el.kind.flow(), cx.pre > 0);
             self.open.push(Open { id: el.id, tag });
             return;
         }
-        self.unwritten(el.kind.flow());
+        self.unwritten(el.kind.flow(), cx.pre > 0);
     }
 
-    fn leave(&mut self, _: &Cx<'_>, el: Element) {
-        let Some(pos) = self.open.iter().rposition(|o| o.id == el.id) else {
-            if el.kind.flow() == Flow::Block {
-                self.close_implied();
+    fn leave(&mut self, cx: &Cx<'_>, el: Element) {
+        if let Some((m, _)) = self.math {
+            if m == el.id {
+                self.math = None;
             }
+            return;
+        }
+        let Some(pos) = self.open.iter().rposition(|o| o.id == el.id) else {
+            self.unwritten(el.kind.flow(), cx.pre > 0);
             return;
         };
         if pos >= self.written {
             // Pending, never written.
             self.open.truncate(pos);
-            if el.kind.flow() == Flow::Block {
-                self.close_implied();
-            }
+            self.unwritten(el.kind.flow(), cx.pre > 0);
             return;
         }
         self.open.truncate(self.written);
@@ -480,12 +547,152 @@ impl Sink for Writer<'_> {
     }
 
     fn text(&mut self, cx: &Cx<'_>, s: &str) {
+        if let Some((m, written)) = self.math {
+            // The TeX: the formula instead, once.
+            if !written {
+                self.formula(m);
+                self.math = Some((m, true));
+            }
+            return;
+        }
         self.push_text(s, cx.pre > 0);
     }
 
     fn selection_end(&mut self, _: &Cx<'_>) {
         self.close_implied();
     }
+}
+
+/// MathML elements written in the HTML output (Presentation MathML, its
+/// `semantics` and a TeX `annotation`); any other element inside a
+/// formula is unwrapped, and `annotation-xml` (which may hold HTML) is
+/// left out with its content.
+pub const MATHML_ALLOWED: &[&str] = &[
+    "math",
+    "semantics",
+    "annotation",
+    "mrow",
+    "mi",
+    "mn",
+    "mo",
+    "ms",
+    "mtext",
+    "mspace",
+    "msub",
+    "msup",
+    "msubsup",
+    "munder",
+    "mover",
+    "munderover",
+    "mfrac",
+    "msqrt",
+    "mroot",
+    "mtable",
+    "mtr",
+    "mtd",
+    "mlabeledtr",
+    "mfenced",
+    "menclose",
+    "mpadded",
+    "mphantom",
+    "mstyle",
+    "mmultiscripts",
+    "mprescripts",
+    "none",
+    "merror",
+];
+
+/// Attributes kept on MathML elements: layout only (no `href`, no
+/// styles, no event handlers).
+pub const MATHML_ATTRIBUTES: &[&str] = &[
+    "mathvariant",
+    "stretchy",
+    "fence",
+    "separator",
+    "accent",
+    "accentunder",
+    "linethickness",
+    "columnalign",
+    "rowalign",
+    "notation",
+    "open",
+    "close",
+    "separators",
+    "encoding",
+    "lspace",
+    "rspace",
+    "form",
+    "largeop",
+    "movablelimits",
+    "scriptlevel",
+    "displaystyle",
+    "columnspan",
+    "rowspan",
+];
+
+/// The page's MathML `src`, sanitized ([`MATHML_ALLOWED`],
+/// [`MATHML_ATTRIBUTES`], text escaped), as one `<math>` element (with
+/// `display="block"` when `display`) whose TeX `tex` is its annotation.
+/// One walk, no recursion.
+fn write_mathml(out: &mut String, dom: &Dom, src: NodeId, display: bool, tex: &str) {
+    use crate::dom::{Edge, NodeKind};
+    out.push_str(if display {
+        "<math display=\"block\">"
+    } else {
+        "<math>"
+    });
+    out.push_str("<semantics><mrow>");
+    // Elements whose tags were written, and a subtree being skipped.
+    let mut skip: Option<NodeId> = None;
+    for edge in dom.traverse(src) {
+        match edge {
+            Edge::Enter(id) if skip.is_none() && id != src => match &dom.node(id).kind {
+                NodeKind::Element(e) => {
+                    let name = dom.tag_name(e.tag);
+                    if matches!(name, "annotation" | "annotation-xml" | "math") {
+                        skip = Some(id);
+                    } else if MATHML_ALLOWED.contains(&name) {
+                        out.push('<');
+                        out.push_str(name);
+                        for a in dom.attrs_of(id) {
+                            if MATHML_ATTRIBUTES.contains(&&*a.name) {
+                                out.push(' ');
+                                out.push_str(&a.name);
+                                out.push_str("=\"");
+                                escape_into(
+                                    out,
+                                    &dom.attr_text[a.start as usize..a.end as usize],
+                                    true,
+                                );
+                                out.push('"');
+                            }
+                        }
+                        out.push('>');
+                    }
+                }
+                NodeKind::Text { start, end } => {
+                    escape_into(out, &dom.text[*start as usize..*end as usize], false)
+                }
+                _ => {}
+            },
+            Edge::Leave(id) if id != src => {
+                if skip == Some(id) {
+                    skip = None;
+                } else if skip.is_none()
+                    && let Some(tag) = dom.tag(id)
+                    && MATHML_ALLOWED.contains(&dom.tag_name(tag))
+                {
+                    out.push_str("</");
+                    out.push_str(dom.tag_name(tag));
+                    out.push('>');
+                }
+            }
+            _ => {}
+        }
+    }
+    out.push_str("</mrow><annotation encoding=\"application/x-tex\">");
+    escape_into(out, tex, false);
+    out.push_str("</annotation></semantics></math>");
 }
 
 /// The selection inside `root` as a clean HTML fragment; URLs resolve
@@ -499,6 +706,7 @@ pub fn html(dom: &Dom, root: NodeId, selection: &Selection, base: Option<&Url>) 
         pending_space: false,
         fresh: true,
         base,
+        math: None,
     };
     if let Some(t) = &selection.text {
         for line in t.lines().filter(|l| !l.trim().is_empty()) {
@@ -548,11 +756,17 @@ mod tests {
         assert_eq!(
             clean_html(
                 "<div class=x><h2 id=h>T</h2><div>loose <span>text</span></div>\
-                 <ul><li>a <b>b</b></li></ul><table><tr><td colspan=2 style=x>c</td></tr></table></div>",
+                 <ul><li>a <b>b</b></li></ul><table><tr><td colspan=2 style=x>c</td></tr>\
+                 <tr><td>d</td><td>e</td></tr></table></div>",
                 None
             ),
             "<h2>T</h2><p>loose text</p><ul><li>a <b>b</b></li></ul>\
-             <table><tbody><tr><td colspan=\"2\">c</td></tr></tbody></table>"
+             <table><tbody><tr><td colspan=\"2\">c</td></tr><tr><td>d</td><td>e</td></tr></tbody></table>"
+        );
+        // A table of one cell is a box around its content.
+        assert_eq!(
+            clean_html("<table><tr><td><p>c</p></td></tr></table>", None),
+            "<p>c</p>"
         );
     }
 
@@ -675,7 +889,11 @@ mod tests {
             "<table><thead><tr><th>Name</th><th>Value</th></tr></thead>\
              <tbody><tr><td colspan=\"2\">wide</td></tr><tr><td>a</td><td>1</td></tr></tbody></table>"
         );
-        assert_eq!(md, "| Name | Value |\n| --- | --- |\n| wide |\n| a | 1 |");
+        // The spanned cell fills both columns of its row.
+        assert_eq!(
+            md,
+            "| Name | Value |\n| --- | --- |\n| wide | wide |\n| a | 1 |"
+        );
         // Cells selected as elements: the same rows.
         let (h, _) = pieces(page, &[Tag::TH, Tag::TD], &[]);
         assert!(h.ends_with("<tr><td>nav</td></tr></tbody></table>"), "{h}");
@@ -705,7 +923,7 @@ mod tests {
         );
         assert_eq!(
             h,
-            "<figure><p><img src=\"/a.png\" alt=\"A\"></p><figcaption>The caption</figcaption></figure>"
+            "<figure><img src=\"/a.png\" alt=\"A\"><figcaption>The caption</figcaption></figure>"
         );
         let (h, md) = pieces(
             "<blockquote><p>one</p><p>skip</p><p>two</p></blockquote>",

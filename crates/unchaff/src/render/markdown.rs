@@ -15,9 +15,9 @@
 
 use url::Url;
 
-use super::{Cx, Element, Kind, Sink, code_language, resolve_url, walk};
+use super::{Cx, Element, Kind, Sink, code_language, resolve_url, table, walk};
 use crate::algorithms::Selection;
-use crate::dom::{Dom, Flow, NodeId};
+use crate::dom::{Dom, Flow, NodeId, Tag};
 
 /// Deepest quote or list level whose prefix (`> `, an item's indent) is
 /// written on each line. Deeper levels run on at this depth: a page of
@@ -59,9 +59,12 @@ struct Seg {
 }
 
 /// An inline wrapper (emphasis, code, link) whose opener is written
-/// lazily.
+/// lazily: at the first character inside it, and again at the first
+/// character of each block after a block boundary inside it (a span
+/// never runs across a paragraph break: Markdown would leave its opener
+/// as text, and the code span's text unescaped after it).
 struct Wrap {
-    open: &'static str,
+    open: String,
     /// What closes it; for links `](url)`.
     close: String,
     emitted: bool,
@@ -78,20 +81,55 @@ struct Writer {
     lead: String,
     line_has_text: bool,
     pending_space: bool,
+    /// Only digits written since the line began (a `.` or `)` after them
+    /// would make a list marker).
+    line_digits: bool,
+    /// A table cell's writer: every break is a single new line (the cell's
+    /// lines are joined with `<br>`, see [`Writer::cell_text`]).
+    single_lines: bool,
+    /// In a code block, the line written so far is empty.
+    code_line_empty: bool,
 }
 
 impl Writer {
+    /// The writer of one table cell's content.
+    fn cell() -> Writer {
+        Writer {
+            single_lines: true,
+            ..Writer::default()
+        }
+    }
+
+    /// A cell's content on one line: its lines trimmed, the empty ones
+    /// dropped, the rest joined with `<br>` (GFM cells are one line).
+    fn cell_text(self) -> String {
+        let out = self.finish();
+        let mut s = String::with_capacity(out.len());
+        for line in out.lines().map(str::trim).filter(|l| !l.is_empty()) {
+            if !s.is_empty() {
+                s.push_str("<br>");
+            }
+            s.push_str(line);
+        }
+        s
+    }
+
     fn block(&mut self, b: Break) {
+        let b = match self.single_lines {
+            true => b.min(Break::Line),
+            false => b,
+        };
         if self.out.is_empty() {
             self.brk = Some(Break::None);
         } else {
             self.brk = Some(self.brk.map_or(b, |o| o.max(b)));
         }
         self.lead.clear();
-        for w in &mut self.wraps {
-            // An opener never written before a block boundary is dropped.
-            if !w.emitted {
-                w.open = "";
+        // Spans open in this block close here and open again in the next.
+        for w in self.wraps.iter_mut().rev() {
+            if w.emitted {
+                self.out.push_str(&w.close);
+                w.emitted = false;
             }
         }
         self.line_has_text = false;
@@ -142,8 +180,8 @@ impl Writer {
         }
         self.pending_space = false;
         for w in &mut self.wraps {
-            if !w.emitted && !w.open.is_empty() {
-                self.out.push_str(w.open);
+            if !w.emitted {
+                self.out.push_str(&w.open);
                 w.emitted = true;
             }
         }
@@ -168,25 +206,44 @@ impl Writer {
 
     fn push_text(&mut self, s: &str, escape: Escape) {
         let mut prev = self.out.chars().next_back().unwrap_or(' ');
-        for c in s.chars() {
+        for (i, c) in s.char_indices() {
             if c.is_whitespace() {
                 self.space();
                 prev = ' ';
                 continue;
             }
             let line_start = !self.line_has_text;
+            if line_start {
+                self.line_digits = true;
+            }
             self.flush();
             self.line_has_text = true;
             let esc = match escape {
-                Escape::None => false,
+                Escape::Code { table } => c == '|' && table,
+                Escape::Math { table } => {
+                    if c == '<'
+                        && s[i + 1..]
+                            .starts_with(|n: char| n.is_ascii_alphabetic() || "/!?".contains(n))
+                    {
+                        self.out.push_str("< ");
+                        prev = ' ';
+                        continue;
+                    }
+                    c == '|' && table
+                }
                 Escape::Text { table } => match c {
-                    '\\' | '*' | '`' | '[' | ']' | '<' => true,
+                    '\\' | '*' | '`' | '[' | ']' | '<' | '~' => true,
+                    // An entity (`&amp;`) would be read as its character.
+                    '&' => looks_like_entity(&s[i + 1..]),
                     '_' => !prev.is_alphanumeric(),
                     '|' => table,
                     '#' | '>' | '+' | '-' | '=' => line_start,
+                    // `1.` or `2)` opening a line would start a list.
+                    '.' | ')' => self.line_digits && prev.is_ascii_digit(),
                     _ => false,
                 },
             };
+            self.line_digits &= c.is_ascii_digit();
             if esc {
                 self.out.push('\\');
             }
@@ -197,6 +254,9 @@ impl Writer {
 
     /// Code text: every character kept; new lines repeat the prefix.
     fn code_text(&mut self, s: &str) {
+        // Code keeps its own white space and no other: not the space a
+        // selection boundary leaves between pieces of prose.
+        self.pending_space = false;
         for c in s.chars() {
             match c {
                 '\r' => {}
@@ -205,10 +265,12 @@ impl Writer {
                     self.out.push('\n');
                     self.prefix(false);
                     self.line_has_text = true;
+                    self.code_line_empty = true;
                 }
                 c => {
                     self.flush();
                     self.line_has_text = true;
+                    self.code_line_empty = false;
                     self.out.push(c);
                 }
             }
@@ -222,10 +284,10 @@ impl Writer {
         self.out.push_str(s);
     }
 
-    fn open(&mut self, open: &'static str, close: String) {
+    fn open(&mut self, open: impl Into<String>, close: impl Into<String>) {
         self.wraps.push(Wrap {
-            open,
-            close,
+            open: open.into(),
+            close: close.into(),
             emitted: false,
         });
     }
@@ -246,36 +308,161 @@ impl Writer {
     }
 }
 
+/// How text is escaped.
 #[derive(Clone, Copy)]
 enum Escape {
-    None,
+    /// Inside a code span: nothing but a table's `|` (GFM splits cells
+    /// on it even there).
+    Code { table: bool },
+    /// Prose: every character Markdown would read as markup.
     Text { table: bool },
+    /// TeX between `$` delimiters: as written, but a table's `|`, and a
+    /// `<` that could open a tag in a renderer without math (`a<b` stays,
+    /// `a<b>` becomes `a< b>`: the same formula).
+    Math { table: bool },
 }
 
-/// Escapes `[`, `]`, `\` in link text and `(`, `)`, spaces in a URL.
+/// The bytes of a URL written as they are in a Markdown link: the
+/// characters of RFC 3986 (unreserved, reserved, `%`). Everything else —
+/// spaces, line breaks, `<>"` and backquotes, brackets and parentheses
+/// that would end the link, `\`, non-ASCII — is percent-encoded, so no
+/// URL written as the page had it can end the link or carry markup.
+const URL_KEPT: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'.')
+    .remove(b'_')
+    .remove(b'~')
+    .remove(b':')
+    .remove(b'/')
+    .remove(b'?')
+    .remove(b'#')
+    .remove(b'@')
+    .remove(b'!')
+    .remove(b'$')
+    .remove(b'&')
+    .remove(b'\'')
+    .remove(b'*')
+    .remove(b'+')
+    .remove(b',')
+    .remove(b';')
+    .remove(b'=')
+    .remove(b'%');
+
+/// Longest entity name HTML defines (`&CounterClockwiseContourIntegral;`).
+const MAX_ENTITY_NAME: usize = 32;
+
+/// Whether the text after an `&` would make it an entity reference
+/// (`amp;`, `#39;`, `#x27;`): then the `&` is escaped, so that the page's
+/// text is not read as the character it names.
+fn looks_like_entity(rest: &str) -> bool {
+    let name = rest.strip_prefix('#').unwrap_or(rest);
+    let len = name
+        .bytes()
+        .take(MAX_ENTITY_NAME + 1)
+        .take_while(u8::is_ascii_alphanumeric)
+        .count();
+    (1..=MAX_ENTITY_NAME).contains(&len) && name.as_bytes().get(len) == Some(&b';')
+}
+
+/// A URL for a Markdown link or image destination ([`URL_KEPT`]).
 fn md_url(u: &str) -> String {
-    u.replace(' ', "%20")
-        .replace('(', "%28")
-        .replace(')', "%29")
+    percent_encoding::utf8_percent_encode(u, URL_KEPT).to_string()
 }
 
-fn md_alt(a: &str) -> String {
-    let mut s = String::with_capacity(a.len());
-    for c in a.split_whitespace().collect::<Vec<_>>().join(" ").chars() {
-        if matches!(c, '[' | ']' | '\\') {
-            s.push('\\');
+/// An image's alt text for `![alt](src)`: white space collapsed and
+/// escaped as prose is.
+fn md_alt(a: &str, table: bool) -> String {
+    let mut w = Writer::default();
+    w.push_text(a, Escape::Text { table });
+    w.out
+}
+
+/// The longest run of `c` in the text of `id`'s subtree, and whether the
+/// text's first and last non-blank characters are `c`: what a code span's
+/// or a fence's delimiters must exceed (CommonMark: a span or fence ends
+/// at a run of exactly its own length).
+fn longest_run(dom: &Dom, id: NodeId, c: char) -> (usize, bool, bool) {
+    let (mut longest, mut run) = (0, 0);
+    let (mut first, mut last) = (None, None);
+    for n in dom.descendants(id) {
+        for ch in dom.text_of(n).unwrap_or("").chars() {
+            if ch == c {
+                run += 1;
+                longest = longest.max(run);
+            } else {
+                run = 0;
+            }
+            if !ch.is_whitespace() {
+                first.get_or_insert(ch);
+                last = Some(ch);
+            }
         }
-        s.push(c);
     }
-    s
+    (longest, first == Some(c), last == Some(c))
 }
 
-/// Per-table state.
-struct Table {
-    rows_written: u32,
-    cells: u32,
-    header_cells: u32,
-    row_start: usize,
+/// The delimiters of an inline code span around the text of `id`: one
+/// backquote more than the longest run inside, padded with a space when
+/// the text starts or ends with one.
+fn code_span_delimiters(dom: &Dom, id: NodeId) -> (String, String) {
+    let (longest, starts, ends) = longest_run(dom, id, '`');
+    let ticks = "`".repeat(longest + 1);
+    let pad = if starts || ends { " " } else { "" };
+    (format!("{ticks}{pad}"), format!("{pad}{ticks}"))
+}
+
+/// Shortest code fence CommonMark allows.
+const MIN_FENCE: usize = 3;
+
+/// The fence of a code block holding the text of `id`: longer than any
+/// run of backquotes inside, so no line of the code can close it.
+fn code_fence(dom: &Dom, id: NodeId) -> String {
+    let (longest, _, _) = longest_run(dom, id, '`');
+    "`".repeat((longest + 1).max(MIN_FENCE))
+}
+
+/// `md` opening with `title` as a level-1 heading (`# Title`), unless it
+/// is empty or already opens with a heading of that text (any level,
+/// compared by letters and digits, case ignored).
+pub fn with_title(md: String, title: &str) -> String {
+    let key = |s: &str| -> String {
+        s.chars()
+            .filter(|c| c.is_alphanumeric())
+            .flat_map(char::to_lowercase)
+            .collect()
+    };
+    let t = key(title);
+    if md.is_empty() || t.is_empty() {
+        return md;
+    }
+    let first = md.lines().next().unwrap_or("");
+    if first.starts_with('#') && key(first.trim_start_matches('#')) == t {
+        return md;
+    }
+    let mut w = Writer::default();
+    w.block(Break::Para);
+    w.lead = "# ".to_owned();
+    w.push_text(title, Escape::Text { table: false });
+    let mut out = w.finish();
+    out.push_str("\n\n");
+    out.push_str(&md);
+    out
+}
+
+/// The outermost data table being read: its rows of cells, which rows
+/// are header rows, its caption. (Tables inside its cells are written
+/// into those cells, their rows as lines.)
+#[derive(Default)]
+struct TableBuf {
+    rows: Vec<Vec<table::Cell>>,
+    /// Per row: in a `thead`, or all of its cells `th`.
+    header: Vec<bool>,
+    caption: String,
+    in_head: bool,
+    /// All cells of the current row so far are `th`.
+    all_th: bool,
+    /// The cell being read: its spans.
+    span: (usize, usize),
 }
 
 /// The Markdown of the selection inside `root`; links and images resolve
@@ -304,7 +491,10 @@ pub fn markdown(
         opts,
         base,
         flat: 0,
-        tables: Vec::new(),
+        fence: String::new(),
+        table: None,
+        outer: None,
+        code_row: 0,
     };
     walk(dom, root, selection, &mut md);
     md.w.finish()
@@ -316,16 +506,23 @@ struct Md<'a> {
     w: Writer,
     opts: MarkdownOptions,
     base: Option<&'a Url>,
-    /// Inside a heading or table row: blocks become spaces.
+    /// Inside a heading: blocks become spaces.
     flat: u32,
-    /// Per-table state, innermost last (one per [`Cx::tables`]).
-    tables: Vec<Table>,
+    /// The fence of the open code block ([`code_fence`]).
+    fence: String,
+    /// The outermost data table being read.
+    table: Option<TableBuf>,
+    /// While one of its cells (or its caption) is read into a writer of
+    /// its own: the writer of everything around the table.
+    outer: Option<Writer>,
+    /// Where the current row of a code table began in the output.
+    code_row: usize,
 }
 
 impl Md<'_> {
-    /// The break a paragraph-like block gets: a new line inside a table
-    /// or list, else a blank line.
-    fn block_break(&self, cx: &Cx<'_>) -> Break {
+    /// The break a paragraph-like block gets: a new line inside a list,
+    /// else a blank line.
+    fn block_break(cx: &Cx<'_>) -> Break {
         if cx.lists.is_empty() {
             Break::Para
         } else {
@@ -335,37 +532,172 @@ impl Md<'_> {
 
     /// Any other block-level element starts or ends.
     fn other_block(&mut self, cx: &Cx<'_>) {
-        if self.flat > 0 || cx.pre > 0 {
+        if cx.pre > 0 {
+            // A block inside code (a line's `div`) is a line of it.
+            if self.w.brk.is_none() && !self.w.code_line_empty {
+                self.w.code_text("\n");
+            }
+        } else if self.flat > 0 {
             self.w.space();
-        } else if cx.tables > 0 {
-            self.w.block(Break::Line);
         } else {
-            let b = self.block_break(cx);
+            let b = Self::block_break(cx);
             self.w.block(b);
         }
+    }
+
+    /// Whether a cell (or caption) is being read into its own writer.
+    fn in_cell(&self) -> bool {
+        self.outer.is_some()
+    }
+
+    /// Starts reading a cell or caption of the outermost table.
+    fn start_cell(&mut self) {
+        let outer = std::mem::replace(&mut self.w, Writer::cell());
+        self.outer = Some(outer);
+    }
+
+    /// Ends reading one: its content, on one line.
+    fn end_cell(&mut self) -> String {
+        match self.outer.take() {
+            Some(outer) => std::mem::replace(&mut self.w, outer).cell_text(),
+            None => String::new(),
+        }
+    }
+
+    /// Writes the table read: a GFM table of its grid ([`table::grid`]),
+    /// its caption as a paragraph before it. Rows and columns with no text
+    /// are left out; the first header row (`thead` or all `th`), else the
+    /// first row, is the table's header.
+    fn write_table(&mut self, t: TableBuf, cx: &Cx<'_>) {
+        let header_row = t.header.iter().position(|&h| h).unwrap_or(0);
+        let mut rows = table::grid(&t.rows);
+        if header_row > 0 && header_row < rows.len() {
+            let h = rows.remove(header_row);
+            rows.insert(0, h);
+        }
+        rows.retain(|r| r.iter().any(|c| !c.is_empty()));
+        let width = rows.first().map_or(0, Vec::len);
+        let kept: Vec<usize> = (0..width)
+            .filter(|&c| rows.iter().any(|r| !r[c].is_empty()))
+            .collect();
+        let w = &mut self.w;
+        if !t.caption.is_empty() {
+            w.block(Self::block_break(cx));
+            w.atom(&t.caption);
+        }
+        if kept.is_empty() {
+            return;
+        }
+        if let [only] = kept[..] {
+            // One column left of what was selected (the labels of an
+            // infobox whose values went): no table, its cells as lines.
+            for row in rows.iter().filter(|r| !r[only].is_empty()) {
+                w.block(Self::block_break(cx));
+                w.atom(&row[only]);
+            }
+            w.block(Self::block_break(cx));
+            return;
+        }
+        // Blank lines around it, in a list item too: a line right after a
+        // table would be read as one more row of it.
+        w.block(Break::Para);
+        w.flush();
+        let mut lines = String::new();
+        for (i, row) in rows.iter().enumerate() {
+            if i > 0 {
+                lines.push('\n');
+            }
+            lines.push('|');
+            for &c in &kept {
+                if row[c].is_empty() {
+                    lines.push_str(" |");
+                } else {
+                    lines.push(' ');
+                    lines.push_str(&row[c]);
+                    lines.push_str(" |");
+                }
+            }
+            if i == 0 {
+                lines.push_str("\n|");
+                for _ in &kept {
+                    lines.push_str(" --- |");
+                }
+            }
+        }
+        w.raw(&lines);
+        w.line_has_text = true;
+        w.block(Break::Para);
     }
 }
 
 impl Sink for Md<'_> {
     fn enter(&mut self, cx: &Cx<'_>, el: Element) {
-        let w = &mut self.w;
         let (pre, code, flat) = (cx.pre, cx.code, self.flat);
-        let in_table = cx.tables == 1;
+        let in_cell = self.in_cell();
+        // The outermost data table's parts.
+        if cx.tables == 1
+            && let Some(t) = self.table.as_mut()
+        {
+            match el.kind {
+                Kind::Row => {
+                    t.rows.push(Vec::new());
+                    t.header.push(t.in_head);
+                    t.all_th = true;
+                    return;
+                }
+                Kind::Cell if !in_cell => {
+                    t.span = (
+                        table::span(cx.dom, el.id, "colspan"),
+                        table::span(cx.dom, el.id, "rowspan"),
+                    );
+                    t.all_th &= el.tag == Tag::TH;
+                    self.start_cell();
+                    return;
+                }
+                _ if el.tag == Tag::THEAD => {
+                    t.in_head = true;
+                    return;
+                }
+                _ if el.tag == Tag::CAPTION && !in_cell => {
+                    self.start_cell();
+                    return;
+                }
+                _ => {}
+            }
+        }
+        let w = &mut self.w;
         match el.kind {
+            Kind::Heading(_) if in_cell => self.other_block(cx),
             Kind::Heading(level) if flat == 0 => {
                 w.block(Break::Para);
                 w.lead = format!("{} ", "#".repeat(level as usize));
                 self.flat += 1;
             }
+            Kind::Pre if in_cell && pre == 0 => {
+                // Code in a cell: a code span a line.
+                let (open, close) = code_span_delimiters(cx.dom, el.id);
+                w.block(Break::Line);
+                w.open(open, close);
+            }
             Kind::Pre if flat == 0 && pre == 0 => {
                 w.block(Break::Para);
                 let lang = code_language(cx.dom, el.id).unwrap_or_default();
-                w.lead = format!("```{lang}\n");
+                self.fence = code_fence(cx.dom, el.id);
+                w.lead = format!("{}{lang}\n", self.fence);
+                w.code_line_empty = true;
             }
             Kind::Pre => {}
+            Kind::CodeLine => self.code_row = w.out.len(),
             Kind::List { .. } if flat == 0 => {
-                let b = self.block_break(cx);
+                let b = Self::block_break(cx);
                 self.w.block(b);
+            }
+            Kind::Item { number } if in_cell => {
+                w.block(Break::Line);
+                w.lead = match number {
+                    Some(n) => format!("{n}. "),
+                    None => "- ".to_owned(),
+                };
             }
             Kind::Item { number } if flat == 0 => {
                 w.block(Break::Line);
@@ -380,6 +712,7 @@ impl Sink for Md<'_> {
                     started: false,
                 });
             }
+            Kind::Quote if in_cell => w.block(Break::Line),
             Kind::Quote if flat == 0 => {
                 w.block(Break::Para);
                 w.segs.push(Seg {
@@ -389,42 +722,31 @@ impl Sink for Md<'_> {
                     started: false,
                 });
             }
-            Kind::Table => {
-                if flat == 0 {
-                    w.block(Break::Para);
-                }
-                self.tables.push(Table {
-                    rows_written: 0,
-                    cells: 0,
-                    header_cells: 0,
-                    row_start: 0,
-                });
+            Kind::Table if cx.tables == 0 && flat == 0 && !in_cell => {
+                self.table = Some(TableBuf::default());
             }
-            Kind::Row if in_table && flat == 0 => {
-                w.block(Break::Line);
-                w.lead = "| ".to_owned();
-                if let Some(t) = self.tables.last_mut() {
-                    t.cells = 0;
-                    t.row_start = w.out.len();
-                }
-                self.flat += 1;
+            // A table inside a cell or a heading: its rows are lines, its
+            // cells run on.
+            Kind::Table | Kind::Row => self.other_block(cx),
+            Kind::Cell => w.space(),
+            Kind::Code if pre == 0 && code == 0 => {
+                let (open, close) = code_span_delimiters(cx.dom, el.id);
+                w.open(open, close);
             }
-            Kind::Cell if in_table && flat == 1 => {
-                if let Some(t) = self.tables.last_mut() {
-                    if t.cells > 0 {
-                        if w.line_has_text {
-                            w.out.push_str(" |");
-                            w.pending_space = true;
-                        } else {
-                            w.lead.push_str(" | ");
-                        }
-                    }
-                    t.cells += 1;
+            Kind::Math { display } if pre == 0 && code == 0 && cx.math == 0 => {
+                // Display math is a paragraph of its own, `$$TeX$$`.
+                let display = display && flat == 0 && !in_cell;
+                if display {
+                    let b = Self::block_break(cx);
+                    w.block(b);
                 }
+                let d = if display { "$$" } else { "$" };
+                w.open(d, d);
             }
-            Kind::Code if pre == 0 => w.open("`", "`".to_owned()),
-            Kind::Emphasis if pre == 0 && code == 0 => w.open("*", "*".to_owned()),
-            Kind::Strong if pre == 0 && code == 0 => w.open("**", "**".to_owned()),
+            Kind::Sub if pre == 0 && code == 0 => w.open("<sub>", "</sub>"),
+            Kind::Sup if pre == 0 && code == 0 => w.open("<sup>", "</sup>"),
+            Kind::Emphasis if pre == 0 && code == 0 => w.open("*", "*"),
+            Kind::Strong if pre == 0 && code == 0 => w.open("**", "**"),
             Kind::Link if self.opts.links && pre == 0 && code == 0 => {
                 match cx
                     .dom
@@ -432,16 +754,16 @@ impl Sink for Md<'_> {
                     .and_then(|h| resolve_url(self.base, h))
                 {
                     Some(u) => w.open("[", format!("]({})", md_url(&u))),
-                    None => w.open("", String::new()),
+                    None => w.open("", ""),
                 }
             }
-            Kind::Image if self.opts.images && cx.inside > 0 => {
-                if let Some(src) = cx
-                    .dom
-                    .attr(el.id, "src")
-                    .and_then(|s| resolve_url(self.base, s))
+            Kind::Image
+                if self.opts.images && cx.inside > 0 && !super::is_chrome_image(cx.dom, el.id) =>
+            {
+                if let Some(src) =
+                    super::image_src(cx.dom, el.id).and_then(|s| resolve_url(self.base, s))
                 {
-                    let alt = md_alt(cx.dom.attr(el.id, "alt").unwrap_or(""));
+                    let alt = md_alt(cx.dom.attr(el.id, "alt").unwrap_or(""), cx.tables > 0);
                     w.atom(&format!("![{alt}]({})", md_url(&src)));
                 }
             }
@@ -449,6 +771,7 @@ impl Sink for Md<'_> {
                 Flow::Block => self.other_block(cx),
                 Flow::Break if pre > 0 => w.code_text("\n"),
                 Flow::Break if flat > 0 => w.space(),
+                Flow::Break if in_cell => w.block(Break::Line),
                 Flow::Break => {
                     if w.line_has_text {
                         w.brk = Some(Break::Hard);
@@ -463,15 +786,67 @@ impl Sink for Md<'_> {
     }
 
     fn leave(&mut self, cx: &Cx<'_>, el: Element) {
-        let w = &mut self.w;
         let (pre, code, flat) = (cx.pre, cx.code, self.flat);
-        let in_table = cx.tables == 1;
+        if cx.tables == 1 && self.table.is_some() {
+            match el.kind {
+                Kind::Row => {
+                    if let Some(t) = self.table.as_mut()
+                        && let (Some(row), Some(h)) = (t.rows.last(), t.header.last_mut())
+                    {
+                        *h |= t.all_th && !row.is_empty();
+                    }
+                    return;
+                }
+                Kind::Cell if self.in_cell() => {
+                    let text = self.end_cell();
+                    if let Some(t) = self.table.as_mut() {
+                        if t.rows.is_empty() {
+                            t.rows.push(Vec::new());
+                            t.header.push(t.in_head);
+                        }
+                        let (cols, rows) = t.span;
+                        if let Some(r) = t.rows.last_mut() {
+                            r.push(table::Cell { text, cols, rows });
+                        }
+                    }
+                    return;
+                }
+                _ if el.tag == Tag::THEAD => {
+                    if let Some(t) = self.table.as_mut() {
+                        t.in_head = false;
+                    }
+                    return;
+                }
+                _ if el.tag == Tag::CAPTION && self.in_cell() => {
+                    let text = self.end_cell();
+                    if let Some(t) = self.table.as_mut() {
+                        t.caption = text;
+                    }
+                    return;
+                }
+                _ => {}
+            }
+        }
+        if el.kind == Kind::Table
+            && cx.tables == 0
+            && let Some(t) = self.table.take()
+        {
+            self.write_table(t, cx);
+            return;
+        }
+        let in_cell = self.in_cell();
+        let w = &mut self.w;
         match el.kind {
-            Kind::Heading(_) if flat == 1 && cx.tables == 0 => {
+            Kind::Heading(_) if in_cell => self.other_block(cx),
+            Kind::Heading(_) if flat == 1 => {
                 self.flat -= 1;
                 w.block(Break::Para);
             }
             Kind::Heading(_) => {}
+            Kind::Pre if in_cell && pre == 0 => {
+                w.close();
+                w.block(Break::Line);
+            }
             Kind::Pre => {
                 if pre == 0 && flat == 0 {
                     if w.brk.is_none() {
@@ -480,52 +855,41 @@ impl Sink for Md<'_> {
                             w.out.push('\n');
                             w.prefix(false);
                         }
-                        w.out.push_str("```");
+                        w.out.push_str(&self.fence);
                     }
                     w.block(Break::Para);
                 }
             }
+            Kind::CodeLine => {
+                // A row is a line, an empty row an empty line.
+                if w.brk.is_none() && (w.out.len() == self.code_row || !w.code_line_empty) {
+                    w.code_text("\n");
+                }
+            }
             Kind::List { .. } if flat == 0 => {
-                let b = self.block_break(cx);
+                let b = Self::block_break(cx);
                 self.w.block(b);
             }
+            Kind::Item { .. } if in_cell => w.block(Break::Line),
             Kind::Item { .. } if flat == 0 => {
                 w.segs.pop();
                 w.block(Break::Line);
             }
+            Kind::Quote if in_cell => w.block(Break::Line),
             Kind::Quote if flat == 0 => {
                 w.segs.pop();
                 w.block(Break::Para);
             }
-            Kind::Table => {
-                self.tables.pop();
-                if flat == 0 {
-                    w.block(Break::Para);
-                } else {
-                    w.space();
+            Kind::Table | Kind::Row => self.other_block(cx),
+            Kind::Code if pre == 0 && code == 0 => w.close(),
+            Kind::Math { display } if pre == 0 && code == 0 && cx.math == 0 => {
+                w.close();
+                if display && flat == 0 && !in_cell {
+                    let b = Self::block_break(cx);
+                    self.w.block(b);
                 }
             }
-            Kind::Row if in_table && flat == 1 => {
-                self.flat -= 1;
-                if let Some(t) = self.tables.last_mut()
-                    && w.brk.is_none()
-                    && w.out.len() > t.row_start
-                {
-                    w.out.push_str(" |");
-                    if t.rows_written == 0 {
-                        t.header_cells = t.cells.max(1);
-                        w.out.push('\n');
-                        w.prefix(false);
-                        w.out.push('|');
-                        for _ in 0..t.header_cells {
-                            w.out.push_str(" --- |");
-                        }
-                    }
-                    t.rows_written += 1;
-                }
-                w.block(Break::Line);
-            }
-            Kind::Code if pre == 0 => w.close(),
+            Kind::Sub | Kind::Sup if pre == 0 && code == 0 => w.close(),
             Kind::Emphasis | Kind::Strong if pre == 0 && code == 0 => w.close(),
             Kind::Link if self.opts.links && pre == 0 && code == 0 => w.close(),
             k => {
@@ -537,17 +901,23 @@ impl Sink for Md<'_> {
     }
 
     fn text(&mut self, cx: &Cx<'_>, s: &str) {
-        if cx.pre > 0 {
+        let table = cx.tables > 0;
+        if cx.pre > 0 && self.in_cell() {
+            // Code in a cell: each line its own span.
+            for (i, line) in s.split('\n').enumerate() {
+                if i > 0 {
+                    self.w.block(Break::Line);
+                }
+                self.w.push_text(line, Escape::Code { table });
+            }
+        } else if cx.pre > 0 {
             self.w.code_text(s);
+        } else if cx.math > 0 {
+            self.w.push_text(s, Escape::Math { table });
         } else if cx.code > 0 {
-            self.w.push_text(s, Escape::None);
+            self.w.push_text(s, Escape::Code { table });
         } else {
-            self.w.push_text(
-                s,
-                Escape::Text {
-                    table: cx.tables > 0,
-                },
-            );
+            self.w.push_text(s, Escape::Text { table });
         }
     }
 
@@ -610,12 +980,44 @@ mod tests {
         assert_eq!(
             md("<table><thead><tr><th>Name</th><th>Value</th></tr></thead>\
                 <tbody><tr><td>a|b</td><td><p>1</p><p>2</p></td></tr><tr><td>c</td><td></td></tr></tbody></table>"),
-            "| Name | Value |\n| --- | --- |\n| a\\|b | 1 2 |\n| c | |"
+            "| Name | Value |\n| --- | --- |\n| a\\|b | 1<br>2 |\n| c | |"
         );
         // No <th>: the first row is the header.
         assert_eq!(
             md("<table><tr><td>x</td><td>y</td></tr><tr><td>1</td><td>2</td></tr></table>"),
             "| x | y |\n| --- | --- |\n| 1 | 2 |"
+        );
+    }
+
+    #[test]
+    fn a_table_left_with_one_column_is_its_cells() {
+        let dom = parse(
+            "<table><tr><th>Field</th><td>Biology</td></tr><tr><th>Born</th><td>1900</td></tr></table>",
+        );
+        let body = dom.body().unwrap();
+        let th: Vec<NodeId> = dom
+            .descendants(body)
+            .filter(|&n| dom.is(n, crate::dom::Tag::TH))
+            .collect();
+        let sel = Selection {
+            nodes: th,
+            ..Selection::default()
+        };
+        assert_eq!(
+            markdown(&dom, body, &sel, None, MarkdownOptions::default()),
+            "Field\n\nBorn"
+        );
+    }
+
+    #[test]
+    fn a_table_in_a_list_item_ends_with_a_blank_line() {
+        // A line right after a table would be one more (ragged) row of it.
+        assert_eq!(
+            md(
+                "<ul><li>An item:<table><tr><th>a</th><th>b</th></tr><tr><td>1</td><td>2</td></tr>\
+                </table>and after.</li></ul>"
+            ),
+            "- An item:\n\n  | a | b |\n  | --- | --- |\n  | 1 | 2 |\n\n  and after."
         );
     }
 
@@ -663,11 +1065,56 @@ mod tests {
         );
     }
 
+    /// Payloads that reached a browser as live HTML through a CommonMark
+    /// renderer (issue #41): a fence or a code span closed by the page's
+    /// own backquotes, a code span across a block, a relative URL with
+    /// line breaks and a tag, an image's alt text.
+    const PAYLOADS: &[&str] = &[
+        "<pre>```\n&lt;img src=x onerror=alert(1)&gt;\n````\n&lt;script&gt;alert(2)&lt;/script&gt;</pre>",
+        "<p>Use <code>a`&lt;img src=x onerror=alert(1)&gt;</code> and <code>``&lt;b&gt;``</code>.</p>",
+        "<p><code>x<div>&lt;script&gt;alert(1)&lt;/script&gt;</div>y</code></p>",
+        "<p><a href=\"x\n\n&lt;img src=y onerror=alert(1)&gt;\">t</a> <a href='a)&lt;b&gt;'>u</a></p>",
+        "<p><img src=\"p q\n\n<img src=z onerror=alert(1)>\" alt=\"&lt;script&gt;alert(1)&lt;/script&gt; ]( x\"></p>",
+        "<table><tr><td>a</td><td><code>|&lt;i&gt;</code></td></tr><tr><td>`&lt;u&gt;</td><td>b</td></tr></table>",
+        "<ul><li><pre>``` \n&lt;svg onload=alert(1)&gt;</pre></li></ul><blockquote><code>`&lt;x&gt;</code></blockquote>",
+        "<p>&amp;lt;img src=x onerror=alert(1)&amp;gt; &lt;!-- x --&gt; &lt;?php ?&gt;</p>",
+    ];
+
+    #[test]
+    fn page_text_never_becomes_markup() {
+        let both = MarkdownOptions {
+            links: true,
+            images: true,
+        };
+        for p in PAYLOADS {
+            for base in [None, Some("https://example.org/a/")] {
+                let out = md_with(p, both, base);
+                let found = crate::render::tests::raw_html_in(&out);
+                assert!(found.is_empty(), "{p:?} gave {out:?}: {found:?}");
+            }
+        }
+        // The code keeps its text whole, between longer delimiters.
+        assert_eq!(md("<pre>```\nx</pre>"), "````\n```\nx\n````");
+        assert_eq!(md("<p><code>a`b</code></p>"), "``a`b``");
+        assert_eq!(md("<p><code>`x</code></p>"), "`` `x ``");
+        // A span across blocks closes and opens again in each.
+        assert_eq!(md("<p><code>x<div>y</div></code></p>"), "`x`\n\n`y`");
+        // URLs: every character that could end the link is encoded.
+        assert_eq!(
+            md_with("<a href=\"a b)\n<i>\">t</a>", both, None),
+            "[t](a%20b%29%0A%3Ci%3E)"
+        );
+    }
+
     #[test]
     fn metacharacters_are_escaped() {
         assert_eq!(
             md("<p># not a heading, *not* [a link] snake_case _x_</p><p>- not a list</p>"),
             "\\# not a heading, \\*not\\* \\[a link\\] snake_case \\_x_\n\n\\- not a list"
+        );
+        assert_eq!(
+            md("<p>1. not a list</p><p>2) nor this, 3. but AT&amp;T &amp;amp; ~x~</p>"),
+            "1\\. not a list\n\n2\\) nor this, 3. but AT&T \\&amp; \\~x\\~"
         );
     }
 

@@ -25,15 +25,23 @@
 //! A selection that carries its own text ([`Selection::text`], CETR) has no
 //! structure: each format renders that text its own way.
 
+mod figures;
 mod html;
 mod markdown;
+mod table;
 mod text;
 
 use url::Url;
 
 pub use html::{ALLOWED, html};
-pub use markdown::{MarkdownOptions, markdown};
+pub use markdown::{MarkdownOptions, markdown, with_title};
 pub use text::{text, title};
+
+pub use figures::{CHROME_WORDS, LEAD_GAP_CHARS, MIN_SIDE, TEASER_CHARS};
+pub(crate) use figures::{image_src, is_chrome_image, with_figures};
+pub use table::{
+    LAYOUT_CELL_BLOCKS, LAYOUT_CELL_CHARS, LAYOUT_ROW_CHARS, MAX_GRID_SLOTS, MAX_SPAN,
+};
 
 use crate::algorithms::Selection;
 use crate::dom::{Dom, Edge, Flow, NodeId, NodeKind, Tag};
@@ -76,6 +84,19 @@ pub(crate) enum Kind {
     Image,
     /// `br`.
     Break,
+    /// A formula: `math`, holding its TeX (the cleaner's math step), on
+    /// its own line when `display` (set by the walk).
+    Math {
+        /// `display="block"`.
+        display: bool,
+    },
+    /// A row of a code table (a listing with a line-number gutter,
+    /// [`table::Role::Code`]): one line or more of the code.
+    CodeLine,
+    /// `sub`.
+    Sub,
+    /// `sup`.
+    Sup,
     /// Any other element; its [`Flow`] says how it breaks the text.
     Other(Flow),
 }
@@ -108,6 +129,9 @@ impl Kind {
             Tag::A => Kind::Link,
             Tag::IMG => Kind::Image,
             Tag::BR => Kind::Break,
+            Tag::MATH => Kind::Math { display: false },
+            Tag::SUB => Kind::Sub,
+            Tag::SUP => Kind::Sup,
             _ if tag.is_heading() => Kind::Heading((tag.0 - Tag::H1.0 + 1) as u8),
             _ => Kind::Other(tag.flow()),
         }
@@ -123,10 +147,19 @@ impl Kind {
             | Kind::Quote
             | Kind::Table
             | Kind::Row
-            | Kind::Pre => Flow::Block,
+            | Kind::Pre
+            | Kind::CodeLine
+            | Kind::Math { display: true } => Flow::Block,
             Kind::Cell => Flow::Cell,
             Kind::Break => Flow::Break,
-            Kind::Code | Kind::Emphasis | Kind::Strong | Kind::Link | Kind::Image => Flow::Inline,
+            Kind::Code
+            | Kind::Emphasis
+            | Kind::Strong
+            | Kind::Link
+            | Kind::Image
+            | Kind::Math { display: false }
+            | Kind::Sub
+            | Kind::Sup => Flow::Inline,
             Kind::Other(f) => f,
         }
     }
@@ -176,6 +209,8 @@ pub(crate) struct Cx<'a> {
     pub code: u32,
     /// How many tables the walk is inside.
     pub tables: u32,
+    /// How many formulas the walk is inside (their text is TeX).
+    pub math: u32,
     /// The lists the walk is inside, innermost last.
     pub lists: Vec<List>,
 }
@@ -188,6 +223,7 @@ impl Cx<'_> {
             Kind::Pre => self.pre += 1,
             Kind::Code if self.pre == 0 => self.code += 1,
             Kind::Table => self.tables += 1,
+            Kind::Math { .. } => self.math += 1,
             Kind::List { ordered } => {
                 let next = match ordered {
                     true => self
@@ -210,6 +246,7 @@ impl Cx<'_> {
             Kind::Pre => self.pre = self.pre.saturating_sub(1),
             Kind::Code if self.pre == 0 => self.code = self.code.saturating_sub(1),
             Kind::Table => self.tables = self.tables.saturating_sub(1),
+            Kind::Math { .. } => self.math = self.math.saturating_sub(1),
             Kind::List { .. } => {
                 self.lists.pop();
             }
@@ -246,6 +283,12 @@ pub(crate) trait Sink {
 /// The one walk over the selection inside `root`: drives `sink` through
 /// every element (entered and left), every text inside a selected node,
 /// and every end of a selection. No recursion: one [`Dom::traverse`].
+///
+/// Tables are given the kinds of what they are ([`table::Role`]): a data
+/// table keeps its table kinds; a layout table's parts are blocks (`div`s
+/// to the writers); a code table is a `pre` whose rows are
+/// [`Kind::CodeLine`]s and whose gutter cells, like a line number's span
+/// inside a code block, are not walked at all.
 pub(crate) fn walk<S: Sink>(dom: &Dom, root: NodeId, selection: &Selection, sink: &mut S) {
     let marked = selection.marks(dom.len());
     let mut cx = Cx {
@@ -254,13 +297,29 @@ pub(crate) fn walk<S: Sink>(dom: &Dom, root: NodeId, selection: &Selection, sink
         pre: 0,
         code: 0,
         tables: 0,
+        math: 0,
         lists: Vec::new(),
     };
+    let mut roles = table::Roles::default();
+    // The elements entered and not yet left, as the sink saw them (with
+    // whether a formula was taken in with the text beside it, and how many
+    // selected texts had been written when it was entered), and the roles
+    // of the tables among them, innermost last.
+    let mut open: Vec<(Element, bool, usize)> = Vec::new();
+    let mut table_roles: Vec<table::Role> = Vec::new();
+    // A subtree left out (a gutter), by its root.
+    let mut skipping: Option<NodeId> = None;
+    // The node the last step left, if the last step left one (an element
+    // entered next is then its next sibling), and whether it had selected
+    // text; the selected texts written so far.
+    let mut just_left: Option<(NodeId, bool)> = None;
+    let mut texts_written = 0usize;
     for edge in dom.traverse(root) {
+        let left_before = just_left.take();
         match edge {
             Edge::Enter(id) => {
-                if marked[id.index()] {
-                    cx.inside += 1;
+                if skipping.is_some() {
+                    continue;
                 }
                 match &dom.node(id).kind {
                     NodeKind::Element(e) => {
@@ -269,29 +328,86 @@ pub(crate) fn walk<S: Sink>(dom: &Dom, root: NodeId, selection: &Selection, sink
                             tag: e.tag,
                             kind: Kind::of(e.tag),
                         };
-                        if let Kind::Item { number } = &mut el.kind {
-                            *number = cx.next_item();
+                        match &mut el.kind {
+                            Kind::Item { number } => *number = cx.next_item(),
+                            Kind::Math { display } => *display = is_display_math(dom, id),
+                            _ => {}
+                        }
+                        if e.tag == Tag::TABLE {
+                            let role = roles.of(dom, id);
+                            table_roles.push(role);
+                            as_role(&mut el, role, true);
+                        } else if let Some(&role) = table_roles.last()
+                            && is_table_part(e.tag)
+                        {
+                            if role == table::Role::Code
+                                && is_cell(e.tag)
+                                && table::is_gutter(dom, id)
+                            {
+                                skipping = Some(id);
+                                continue;
+                            }
+                            as_role(&mut el, role, false);
+                        } else if cx.pre > 0 && e.tag == Tag::SPAN && table::is_line_number(dom, id)
+                        {
+                            skipping = Some(id);
+                            continue;
+                        }
+                        // A formula is part of the sentence around it: with
+                        // a selected text beside it, it is selected too
+                        // (algorithms that keep text nodes pass it over).
+                        let join = matches!(el.kind, Kind::Math { .. })
+                            && cx.inside == 0
+                            && !marked[id.index()]
+                            && (left_before.is_some_and(|(p, had_text)| {
+                                had_text && dom.node(p).parent == dom.node(id).parent
+                            }) || dom
+                                .node(id)
+                                .next_sibling
+                                .some()
+                                .is_some_and(|n| marked[n.index()]));
+                        if marked[id.index()] || join {
+                            cx.inside += 1;
                         }
                         sink.enter(&cx, el);
                         cx.open(&el);
+                        open.push((el, join, texts_written));
                     }
-                    NodeKind::Text { start, end } if cx.inside > 0 => {
-                        sink.text(&cx, &dom.text[*start as usize..*end as usize]);
+                    kind => {
+                        if marked[id.index()] {
+                            cx.inside += 1;
+                        }
+                        if let NodeKind::Text { start, end } = kind
+                            && cx.inside > 0
+                        {
+                            texts_written += 1;
+                            sink.text(&cx, &dom.text[*start as usize..*end as usize]);
+                        }
                     }
-                    _ => {}
                 }
             }
             Edge::Leave(id) => {
-                if let Some(tag) = dom.tag(id) {
-                    let el = Element {
-                        id,
-                        tag,
-                        kind: Kind::of(tag),
-                    };
+                if let Some(s) = skipping {
+                    if s == id {
+                        skipping = None;
+                    }
+                    continue;
+                }
+                let mut was_joined = false;
+                let mut had_text = marked[id.index()];
+                if dom.tag(id).is_some()
+                    && let Some((el, join, at)) = open.pop()
+                {
+                    was_joined = join;
+                    had_text |= texts_written > at;
+                    if dom.is(id, Tag::TABLE) {
+                        table_roles.pop();
+                    }
                     cx.close(&el);
                     sink.leave(&cx, el);
                 }
-                if marked[id.index()] {
+                just_left = Some((id, had_text));
+                if marked[id.index()] || was_joined {
                     cx.inside -= 1;
                     if cx.inside == 0 {
                         sink.selection_end(&cx);
@@ -300,6 +416,49 @@ pub(crate) fn walk<S: Sink>(dom: &Dom, root: NodeId, selection: &Selection, sink
             }
         }
     }
+}
+
+/// Table parts: what a table's role remaps.
+fn is_table_part(tag: Tag) -> bool {
+    matches!(
+        tag,
+        Tag::THEAD | Tag::TBODY | Tag::TFOOT | Tag::TR | Tag::TD | Tag::TH | Tag::CAPTION
+    )
+}
+
+fn is_cell(tag: Tag) -> bool {
+    matches!(tag, Tag::TD | Tag::TH)
+}
+
+/// Gives a table (`table`) or one of its parts the kind and tag its role
+/// makes it: data tables stay as they are; layout tables and their parts
+/// become `div`s; a code table becomes a `pre`, its rows
+/// [`Kind::CodeLine`]s and its other parts inline `span`s.
+fn as_role(el: &mut Element, role: table::Role, table: bool) {
+    match role {
+        table::Role::Data => {}
+        table::Role::Layout => {
+            el.tag = Tag::DIV;
+            el.kind = Kind::Other(Flow::Block);
+        }
+        table::Role::Code if table => {
+            el.tag = Tag::PRE;
+            el.kind = Kind::Pre;
+        }
+        table::Role::Code if el.tag == Tag::TR => {
+            el.tag = Tag::SPAN;
+            el.kind = Kind::CodeLine;
+        }
+        table::Role::Code => {
+            el.tag = Tag::SPAN;
+            el.kind = Kind::Other(Flow::Inline);
+        }
+    }
+}
+
+/// Whether a formula is shown on its own line (`display="block"`).
+fn is_display_math(dom: &Dom, id: NodeId) -> bool {
+    dom.attr(id, "display") == Some("block")
 }
 
 /// Resolves a link or image URL against `base`: `Some` only for http(s)
@@ -341,34 +500,109 @@ pub fn base_url(dom: &Dom, page_url: Option<&str>) -> Option<Url> {
     page
 }
 
-/// The code language of a `<pre>`: `language-x` / `lang-x` in its class
-/// or its `<code>` child's. Only letters, digits and `+-#_.` are accepted,
-/// so the name is safe to write back into a class attribute.
-pub(crate) fn code_language(dom: &Dom, pre: NodeId) -> Option<String> {
-    let code = dom.child_element(pre, Tag::CODE);
-    for n in [Some(pre), code].into_iter().flatten() {
-        if let Some(class) = dom.attr(n, "class") {
-            for c in class.split_ascii_whitespace() {
-                let l = c
-                    .strip_prefix("language-")
-                    .or_else(|| c.strip_prefix("lang-"));
-                if let Some(l) = l.filter(|l| {
-                    !l.is_empty()
-                        && l.chars()
-                            .all(|c| c.is_ascii_alphanumeric() || "+-#_.".contains(c))
-                }) {
-                    return Some(l.to_owned());
-                }
-            }
+/// The code language of a code block (a `<pre>`, or a code table): named
+/// in the classes of the block, of the first few code elements inside it,
+/// or of its nearest ancestors (documentation generators put it on a
+/// wrapper: Sphinx's `highlight-python`, rouge's `language-ruby`), in any
+/// of the common forms — `language-x`, `lang-x`, `highlight-x`,
+/// `highlight-source-x`, `sourceCode x`, `brush: x`. Only letters, digits
+/// and `+-#_.` are accepted, so the name is safe to write back into a
+/// class attribute or a fence.
+pub(crate) fn code_language(dom: &Dom, block: NodeId) -> Option<String> {
+    let inside = dom
+        .descendants(block)
+        .skip(1)
+        .filter(|&n| matches!(dom.tag(n), Some(Tag::CODE | Tag::PRE)))
+        .take(LANGUAGE_SEARCH);
+    let mut up = Vec::with_capacity(LANGUAGE_SEARCH);
+    let mut p = dom.node(block).parent;
+    while let Some(a) = p.some().filter(|_| up.len() < LANGUAGE_SEARCH) {
+        up.push(a);
+        p = dom.node(a).parent;
+    }
+    std::iter::once(block)
+        .chain(inside)
+        .chain(up)
+        .find_map(|n| dom.attr(n, "class").and_then(language_in_class))
+}
+
+/// How many code elements inside a block, and how many of its
+/// ancestors, [`code_language`] reads.
+const LANGUAGE_SEARCH: usize = 3;
+
+/// Class words that name no language.
+const NOT_LANGUAGES: &[&str] = &["default", "none", "nohighlight", "notranslate", "plain"];
+
+/// The language a class attribute names (see [`code_language`]).
+fn language_in_class(class: &str) -> Option<String> {
+    let valid = |l: &str| {
+        !l.is_empty()
+            && l.len() <= 32
+            && !NOT_LANGUAGES.contains(&l)
+            && l.chars()
+                .all(|c| c.is_ascii_alphanumeric() || "+-#_.".contains(c))
+    };
+    if let Some(rest) = class.split("brush:").nth(1) {
+        let l = rest.split(';').next().unwrap_or("").trim();
+        if valid(l) {
+            return Some(l.to_owned());
         }
+    }
+    let words: Vec<&str> = class.split_ascii_whitespace().collect();
+    for w in &words {
+        let l = w
+            .strip_prefix("language-")
+            .or_else(|| w.strip_prefix("lang-"))
+            .or_else(|| w.strip_prefix("highlight-source-"))
+            .or_else(|| w.strip_prefix("highlight-"));
+        if let Some(l) = l.filter(|l| valid(l)) {
+            return Some(l.to_owned());
+        }
+    }
+    if words.contains(&"sourceCode") {
+        return words
+            .iter()
+            .find(|w| !matches!(**w, "sourceCode" | "numberSource" | "numberLines") && valid(w))
+            .map(|w| (*w).to_owned());
     }
     None
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::parse::parse;
+
+    /// The tags the Markdown writer itself writes as inline HTML (never
+    /// the page's): line breaks in table cells, sub- and superscripts.
+    pub(crate) const OWN_HTML: &[&str] = &["<br>", "<sub>", "</sub>", "<sup>", "</sup>"];
+
+    /// What a CommonMark (GFM) renderer reads in `md` as raw HTML, other
+    /// than [`OWN_HTML`], and any link or image whose destination is not
+    /// http(s) or relative: what would reach a browser as markup.
+    pub(crate) fn raw_html_in(md: &str) -> Vec<String> {
+        use pulldown_cmark::{Event, Options, Parser, Tag as MdTag};
+        let mut found = Vec::new();
+        for ev in Parser::new_ext(md, Options::all()) {
+            match ev {
+                Event::Html(h) | Event::InlineHtml(h) if !OWN_HTML.contains(&h.trim()) => {
+                    found.push(h.to_string())
+                }
+                Event::Start(MdTag::Link { dest_url, .. } | MdTag::Image { dest_url, .. }) => {
+                    let d = dest_url.trim().to_ascii_lowercase();
+                    let scheme = d.split_once(':').map(|(s, _)| s).filter(|s| {
+                        s.chars()
+                            .all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c))
+                    });
+                    if scheme.is_some_and(|s| s != "http" && s != "https") {
+                        found.push(format!("link to {d}"));
+                    }
+                }
+                _ => {}
+            }
+        }
+        found
+    }
 
     #[test]
     fn kinds_keep_the_tags_flow() {
@@ -421,8 +655,8 @@ mod tests {
         assert_eq!(
             log.0.join(" "),
             "+Other(Block)@0 +List { ordered: true }@0 +Item { number: Some(3) }@1 \
-             -Item { number: None }@1 +Item { number: Some(4) }@1 b:1 end \
-             -Item { number: None }@1 -List { ordered: true }@0 -Other(Block)@0"
+             -Item { number: Some(3) }@1 +Item { number: Some(4) }@1 b:1 end \
+             -Item { number: Some(4) }@1 -List { ordered: true }@0 -Other(Block)@0"
         );
     }
 }

@@ -24,7 +24,9 @@
 //!    beside the replies counting as one of them), those written like a
 //!    kept post, and a listing's items whole ([`records::fill_records`]);
 //!    the paragraphs that the block stage calls content beside kept ones
-//!    ([`siblings::keep_siblings`]); then an article's comments go
+//!    ([`siblings::keep_siblings`]); the code listings and definition
+//!    lists beside kept prose ([`listings::keep_listings`]); then an
+//!    article's comments go
 //!    ([`comments::drop_comments`]). When what is left is short for the
 //!    page ([`RELAX_CHARS`], [`RELAX_SHARE`]) it takes the less certain
 //!    blocks too, their records filled at floors relaxed alike (a listing
@@ -46,6 +48,7 @@ pub mod consent;
 pub mod context;
 pub mod features;
 pub mod headline;
+pub mod listings;
 pub mod records;
 pub mod siblings;
 #[cfg(feature = "train")]
@@ -332,6 +335,7 @@ impl Auto {
             records::fill_records(page, b, p, &mut keep, fill);
         }
         siblings::keep_siblings(b, block_stage, &mut keep);
+        listings::keep_listings(page, b, &mut keep);
         if !self.include_comments {
             // After the model: an article's comments go, a thread's
             // replies stay (`comments`). The fallback's test below

@@ -1,6 +1,7 @@
 //! Stage 3, **clean** (SPEC §1): removes what no reader sees and no
 //! algorithm should score — scripts, styles, embedded frames, form
-//! controls, SVG/MathML internals, and anything hidden by markup; and
+//! controls, SVG internals, headings' permalinks, and anything hidden by
+//! markup, after reading every formula as TeX ([`math`]); and
 //! puts the blocks a server streamed after the page (React's
 //! `<div hidden id="S:…">`) where its script would have put them.
 //!
@@ -14,6 +15,9 @@
 
 use crate::dom::{Dom, NodeId, Tag};
 use rustc_hash::FxHashMap;
+
+pub mod math;
+pub use math::{MAX_FORMULAS, MAX_RAW_TEX, MAX_TEX_BYTES};
 
 /// Elements dropped with everything inside them.
 ///
@@ -67,9 +71,10 @@ fn is_dropped(tag: Tag) -> bool {
 }
 
 /// Elements kept as an (empty) box whose children are dropped: the box
-/// still marks a picture or formula in the layout, its internals are
-/// drawing instructions, not text.
-pub const EMPTIED: &[Tag] = &[Tag::SVG, Tag::MATH];
+/// still marks a picture in the layout, its internals are drawing
+/// instructions, not text. (Formulas are read as TeX first: the math
+/// step leaves every `<math>` holding its TeX, or empty.)
+pub const EMPTIED: &[Tag] = &[Tag::SVG];
 
 /// What [`clean`] removed.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -81,6 +86,11 @@ pub struct CleanReport {
     /// Streamed blocks moved to their placeholders (React's
     /// `<div hidden id="S:…">`, see [`MAX_STREAMED`]).
     pub streamed: u32,
+    /// Formulas read as TeX (MathML, MathJax, KaTeX, TeX images, raw
+    /// delimiters; see [`MAX_FORMULAS`]).
+    pub formulas: u32,
+    /// Permalinks removed from headings (see [`PERMALINK_MARKS`]).
+    pub permalinks: u32,
 }
 
 /// Cleans the subtree of `root` in place, after folding Arabic
@@ -101,10 +111,14 @@ pub fn clean_keeping_hidden(dom: &mut Dom, root: NodeId) -> CleanReport {
 
 fn clean_with(dom: &mut Dom, root: NodeId, keep_hidden: bool) -> CleanReport {
     crate::normalize::fold_presentation_forms(dom);
+    // Before anything is dropped: a formula's TeX may sit in a script, in
+    // MathML hidden from sight, or in an image hidden from screen readers.
+    let formulas = math::rewrite(dom, root);
     let mut c = Collected {
         keep_hidden,
         ..Collected::default()
     };
+    c.report.formulas = formulas as u32;
     collect(dom, root, true, &mut c);
     // Streamed boundaries: each revealed block is cleaned in turn (it may
     // hold further boundaries, as React nests them).
@@ -200,10 +214,52 @@ fn collect(dom: &Dom, top: NodeId, top_exempt: bool, c: &mut Collected) {
             } else if EMPTIED.contains(&tag) {
                 c.emptied.push(id);
                 skip_children = true;
+            } else if tag.is_heading() {
+                let before = c.doomed.len();
+                c.doomed.extend(permalinks(dom, id));
+                c.report.permalinks += (c.doomed.len() - before) as u32;
             }
         }
         next = next_preorder(dom, top, id, skip_children);
     }
+}
+
+/// Characters a heading's permalink shows (documentation generators',
+/// wikis' and code hosts' marks), besides white space and invisible
+/// formatting characters.
+pub const PERMALINK_MARKS: &[char] = &['¶', '§', '#', '🔗', '⚓', '∞', '¤', '↩', '⁋'];
+
+/// The permalinks of heading `h`: links to a fragment (`href="#…"`) whose
+/// text is only [`PERMALINK_MARKS`] or nothing (Sphinx's and MkDocs'
+/// `headerlink` "¶", rustdoc's "§", a code host's "#"), and wikis' edit
+/// links ([`EDIT_LINK_CLASSES`]). A link holding the heading's words stays.
+fn permalinks(dom: &Dom, h: NodeId) -> impl Iterator<Item = NodeId> + '_ {
+    dom.descendants(h).filter(move |&a| {
+        is_edit_link(dom, a)
+            || dom.is(a, Tag::A)
+                && dom
+                    .attr(a, "href")
+                    .is_some_and(|r| r.trim_start().starts_with('#'))
+                && dom.descendants(a).filter_map(|n| dom.text_of(n)).all(|t| {
+                    t.chars().all(|c| {
+                        c.is_whitespace()
+                            || PERMALINK_MARKS.contains(&c)
+                            || matches!(c, '\u{200b}'..='\u{200f}' | '\u{2060}' | '\u{feff}')
+                    })
+                })
+    })
+}
+
+/// Class names of a heading's "\[edit\]" link to its section's editor
+/// (MediaWiki's, which the encyclopedias and most wikis run).
+pub const EDIT_LINK_CLASSES: &[&str] = &["mw-editsection", "editsection"];
+
+/// Whether `id` is a heading's edit link ([`EDIT_LINK_CLASSES`]).
+fn is_edit_link(dom: &Dom, id: NodeId) -> bool {
+    dom.attr(id, "class").is_some_and(|c| {
+        c.split_ascii_whitespace()
+            .any(|t| EDIT_LINK_CLASSES.contains(&t))
+    })
 }
 
 /// Longest key read: React's are a few characters (`S:0`, `B:1a`).
