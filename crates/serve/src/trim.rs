@@ -9,7 +9,7 @@
 //!   arena only, and a worker thread's own arena kept 10 MB of free top
 //!   after 150 stalled 16 MiB bodies. Small allocations still go through
 //!   each thread's cache, without the arena's lock.
-//! * [`keep_trimming`]: when the server has been idle for a moment after
+//! * `keep_trimming`: when the server has been idle for a moment after
 //!   some work, `malloc_trim` returns the free pages to the system.
 
 use std::sync::Arc;
