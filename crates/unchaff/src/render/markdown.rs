@@ -421,6 +421,20 @@ fn code_fence(dom: &Dom, id: NodeId) -> String {
     "`".repeat((longest + 1).max(MIN_FENCE))
 }
 
+/// The elements that write Markdown structure of their own (markers,
+/// prefixes, a table's rows): inside a code block they are lines of it.
+fn is_structure(kind: Kind) -> bool {
+    matches!(
+        kind,
+        Kind::Heading(_)
+            | Kind::List { .. }
+            | Kind::Item { .. }
+            | Kind::Quote
+            | Kind::Table
+            | Kind::Row
+    )
+}
+
 /// `md` opening with `title` as a level-1 heading (`# Title`), unless it
 /// is empty or already opens with a heading of that text (any level,
 /// compared by letters and digits, case ignored).
@@ -508,7 +522,8 @@ struct Md<'a> {
     base: Option<&'a Url>,
     /// Inside a heading: blocks become spaces.
     flat: u32,
-    /// The fence of the open code block ([`code_fence`]).
+    /// The fence of the open code block ([`code_fence`]); empty when none
+    /// is open.
     fence: String,
     /// The outermost data table being read.
     table: Option<TableBuf>,
@@ -532,7 +547,7 @@ impl Md<'_> {
 
     /// Any other block-level element starts or ends.
     fn other_block(&mut self, cx: &Cx<'_>) {
-        if cx.pre > 0 {
+        if cx.pre > 0 && self.in_fence() {
             // A block inside code (a line's `div`) is a line of it.
             if self.w.brk.is_none() && !self.w.code_line_empty {
                 self.w.code_text("\n");
@@ -543,6 +558,11 @@ impl Md<'_> {
             let b = Self::block_break(cx);
             self.w.block(b);
         }
+    }
+
+    /// Whether a fenced code block is open: its text is written as is.
+    fn in_fence(&self) -> bool {
+        !self.fence.is_empty()
     }
 
     /// Whether a cell (or caption) is being read into its own writer.
@@ -634,6 +654,14 @@ impl Sink for Md<'_> {
     fn enter(&mut self, cx: &Cx<'_>, el: Element) {
         let (pre, code, flat) = (cx.pre, cx.code, self.flat);
         let in_cell = self.in_cell();
+        let fenced = self.in_fence();
+        if fenced && is_structure(el.kind) {
+            // A heading, list, quote or table inside a code block is lines
+            // of the code: its markers would end the fence (a heading's
+            // lead replaced it) and leave the code's text unescaped.
+            self.other_block(cx);
+            return;
+        }
         // The outermost data table's parts.
         if cx.tables == 1
             && let Some(t) = self.table.as_mut()
@@ -769,7 +797,7 @@ impl Sink for Md<'_> {
             }
             k => match k.flow() {
                 Flow::Block => self.other_block(cx),
-                Flow::Break if pre > 0 => w.code_text("\n"),
+                Flow::Break if pre > 0 && fenced => w.code_text("\n"),
                 Flow::Break if flat > 0 => w.space(),
                 Flow::Break if in_cell => w.block(Break::Line),
                 Flow::Break => {
@@ -787,6 +815,10 @@ impl Sink for Md<'_> {
 
     fn leave(&mut self, cx: &Cx<'_>, el: Element) {
         let (pre, code, flat) = (cx.pre, cx.code, self.flat);
+        if self.in_fence() && is_structure(el.kind) {
+            self.other_block(cx);
+            return;
+        }
         if cx.tables == 1 && self.table.is_some() {
             match el.kind {
                 Kind::Row => {
@@ -858,6 +890,7 @@ impl Sink for Md<'_> {
                         w.out.push_str(&self.fence);
                     }
                     w.block(Break::Para);
+                    self.fence.clear();
                 }
             }
             Kind::CodeLine => {
@@ -910,8 +943,12 @@ impl Sink for Md<'_> {
                 }
                 self.w.push_text(line, Escape::Code { table });
             }
-        } else if cx.pre > 0 {
+        } else if cx.pre > 0 && self.in_fence() {
             self.w.code_text(s);
+        } else if cx.pre > 0 {
+            // Preformatted text where no fence could open (in a heading):
+            // escaped as any text.
+            self.w.push_text(s, Escape::Text { table });
         } else if cx.math > 0 {
             self.w.push_text(s, Escape::Math { table });
         } else if cx.code > 0 {
@@ -1078,6 +1115,14 @@ mod tests {
         "<table><tr><td>a</td><td><code>|&lt;i&gt;</code></td></tr><tr><td>`&lt;u&gt;</td><td>b</td></tr></table>",
         "<ul><li><pre>``` \n&lt;svg onload=alert(1)&gt;</pre></li></ul><blockquote><code>`&lt;x&gt;</code></blockquote>",
         "<p>&amp;lt;img src=x onerror=alert(1)&amp;gt; &lt;!-- x --&gt; &lt;?php ?&gt;</p>",
+        // Structure inside a code block, a code block inside a heading
+        // (found by fuzz/fuzz_targets/markdown.rs): the heading's lead
+        // replaced the fence, the code's text went out unescaped.
+        "<pre><h2>x</h2>&lt;img src=x onerror=alert(1)&gt;</pre>",
+        "<pre><blockquote>&lt;img src=x onerror=alert(1)&gt;</blockquote></pre>",
+        "<pre><ul><li>&lt;img src=x onerror=alert(1)&gt;</li></ul><table><tr><td>&lt;b&gt;</td></tr></table></pre>",
+        "<h2><pre>&lt;img src=x onerror=alert(1)&gt;<br>&lt;i&gt;</pre></h2>",
+        "<pre><h2>Head</h2><blockquote><p>quoted</p><p><code>a`&lt;b&gt;</code></p></blockquote></pre>",
     ];
 
     #[test]
