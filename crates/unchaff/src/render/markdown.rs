@@ -68,12 +68,19 @@ struct Wrap {
     /// What closes it; for links `](url)`.
     close: String,
     emitted: bool,
+    /// A code span: its delimiters are checked against what was written
+    /// inside when it closes.
+    code: bool,
+    /// Where its content starts in the output (once emitted).
+    at: usize,
 }
 
 #[derive(Default)]
 struct Writer {
     out: String,
     segs: Vec<Seg>,
+    /// Where the last lead (a heading's `#`, a fence) was written.
+    lead_at: usize,
     wraps: Vec<Wrap>,
     brk: Option<Break>,
     /// Raw text written right after the line prefix (heading hashes,
@@ -174,6 +181,7 @@ impl Writer {
             }
             self.prefix(b != Break::Hard);
             let lead = std::mem::take(&mut self.lead);
+            self.lead_at = self.out.len();
             self.raw(&lead);
         } else if self.pending_space {
             self.out.push(' ');
@@ -183,6 +191,7 @@ impl Writer {
             if !w.emitted {
                 self.out.push_str(&w.open);
                 w.emitted = true;
+                w.at = self.out.len();
             }
         }
     }
@@ -289,13 +298,37 @@ impl Writer {
             open: open.into(),
             close: close.into(),
             emitted: false,
+            code: false,
+            at: 0,
         });
     }
 
+    /// Opens a code span with the delimiters of [`code_span_delimiters`].
+    fn open_code(&mut self, (open, close): (String, String)) {
+        self.open(open, close);
+        if let Some(w) = self.wraps.last_mut() {
+            w.code = true;
+        }
+    }
+
     fn close(&mut self) {
-        if let Some(w) = self.wraps.pop()
+        if let Some(mut w) = self.wraps.pop()
             && w.emitted
         {
+            if w.code {
+                // What was written may differ from the element's text (a
+                // selection that skips some of it joins backquote runs):
+                // delimiters from the content itself.
+                let content = &self.out[w.at..];
+                let (longest, starts, ends) = runs_of(content.chars(), '`');
+                let ticks = w.open.trim_end().len();
+                let padded = w.open.ends_with(' ');
+                if longest >= ticks || ((starts || ends) && !padded) {
+                    let (open, close) = span_delimiters(longest, starts, ends);
+                    self.out.replace_range(w.at - w.open.len()..w.at, &open);
+                    w.close = close;
+                }
+            }
             self.out.push_str(&w.close);
         }
     }
@@ -382,20 +415,27 @@ fn md_alt(a: &str, table: bool) -> String {
 /// or a fence's delimiters must exceed (CommonMark: a span or fence ends
 /// at a run of exactly its own length).
 fn longest_run(dom: &Dom, id: NodeId, c: char) -> (usize, bool, bool) {
+    runs_of(
+        dom.descendants(id)
+            .flat_map(|n| dom.text_of(n).unwrap_or("").chars()),
+        c,
+    )
+}
+
+/// [`longest_run`] over any characters.
+fn runs_of(chars: impl Iterator<Item = char>, c: char) -> (usize, bool, bool) {
     let (mut longest, mut run) = (0, 0);
     let (mut first, mut last) = (None, None);
-    for n in dom.descendants(id) {
-        for ch in dom.text_of(n).unwrap_or("").chars() {
-            if ch == c {
-                run += 1;
-                longest = longest.max(run);
-            } else {
-                run = 0;
-            }
-            if !ch.is_whitespace() {
-                first.get_or_insert(ch);
-                last = Some(ch);
-            }
+    for ch in chars {
+        if ch == c {
+            run += 1;
+            longest = longest.max(run);
+        } else {
+            run = 0;
+        }
+        if !ch.is_whitespace() {
+            first.get_or_insert(ch);
+            last = Some(ch);
         }
     }
     (longest, first == Some(c), last == Some(c))
@@ -406,6 +446,12 @@ fn longest_run(dom: &Dom, id: NodeId, c: char) -> (usize, bool, bool) {
 /// the text starts or ends with one.
 fn code_span_delimiters(dom: &Dom, id: NodeId) -> (String, String) {
     let (longest, starts, ends) = longest_run(dom, id, '`');
+    span_delimiters(longest, starts, ends)
+}
+
+/// A code span's delimiters around text whose longest backquote run is
+/// `longest`, starting or ending with one as said.
+fn span_delimiters(longest: usize, starts: bool, ends: bool) -> (String, String) {
     let ticks = "`".repeat(longest + 1);
     let pad = if starts || ends { " " } else { "" };
     (format!("{ticks}{pad}"), format!("{pad}{ticks}"))
@@ -703,9 +749,8 @@ impl Sink for Md<'_> {
             }
             Kind::Pre if in_cell && pre == 0 => {
                 // Code in a cell: a code span a line.
-                let (open, close) = code_span_delimiters(cx.dom, el.id);
                 w.block(Break::Line);
-                w.open(open, close);
+                w.open_code(code_span_delimiters(cx.dom, el.id));
             }
             Kind::Pre if flat == 0 && pre == 0 => {
                 w.block(Break::Para);
@@ -757,10 +802,7 @@ impl Sink for Md<'_> {
             // cells run on.
             Kind::Table | Kind::Row => self.other_block(cx),
             Kind::Cell => w.space(),
-            Kind::Code if pre == 0 && code == 0 => {
-                let (open, close) = code_span_delimiters(cx.dom, el.id);
-                w.open(open, close);
-            }
+            Kind::Code if pre == 0 && code == 0 => w.open_code(code_span_delimiters(cx.dom, el.id)),
             Kind::Math { display } if pre == 0 && code == 0 && cx.math == 0 => {
                 // Display math is a paragraph of its own, `$$TeX$$`.
                 let display = display && flat == 0 && !in_cell;
@@ -882,7 +924,19 @@ impl Sink for Md<'_> {
             Kind::Pre => {
                 if pre == 0 && flat == 0 {
                     if w.brk.is_none() {
-                        // The block was written: close the fence.
+                        // The block was written: close the fence, longer
+                        // than any run of backquotes written inside (a
+                        // selection that skips some of the text joins
+                        // runs the element's text does not have).
+                        let body = w.lead_at + self.fence.len();
+                        if w.out.get(w.lead_at..body) == Some(self.fence.as_str()) {
+                            let (longest, _, _) = runs_of(w.out[body..].chars(), '`');
+                            if longest >= self.fence.len() {
+                                let longer = "`".repeat(longest + 1);
+                                w.out.replace_range(w.lead_at..body, &longer);
+                                self.fence = longer;
+                            }
+                        }
                         if !w.out.ends_with('\n') {
                             w.out.push('\n');
                             w.prefix(false);
@@ -1124,6 +1178,48 @@ mod tests {
         "<h2><pre>&lt;img src=x onerror=alert(1)&gt;<br>&lt;i&gt;</pre></h2>",
         "<pre><h2>Head</h2><blockquote><p>quoted</p><p><code>a`&lt;b&gt;</code></p></blockquote></pre>",
     ];
+
+    /// A selection that skips part of a code span's or a code block's
+    /// text writes backquote runs and ends the element's text does not
+    /// have (found by fuzz/fuzz_targets/markdown.rs, `<code>&<r>`&lti>`
+    /// with `cepr-tpr`: ```` ```<i>`` ````): delimiters and fences follow
+    /// what was written.
+    #[test]
+    fn partly_selected_code_keeps_its_delimiters_closed() {
+        let both = MarkdownOptions {
+            links: true,
+            images: true,
+        };
+        for html in [
+            "<p><code><span>x</span>`&lt;i&gt;</code></p>",
+            "<p><code>`<span>x</span>``&lt;b&gt;</code></p>",
+            "<pre>``<span>x</span>`\n&lt;img src=x onerror=alert(1)&gt;</pre>",
+            "<pre>``<span>x</span>``\n&lt;img src=x onerror=alert(1)&gt;</pre>",
+        ] {
+            let dom = parse(html);
+            let body = dom.body().unwrap();
+            // Every text node but those of the spans.
+            let nodes: Vec<NodeId> = dom
+                .descendants(body)
+                .filter(|&n| {
+                    dom.text_of(n).is_some()
+                        && dom.tag(dom.nodes[n.index()].parent) != Some(crate::dom::Tag::SPAN)
+                })
+                .collect();
+            let out = markdown(
+                &dom,
+                body,
+                &Selection {
+                    nodes,
+                    ..Selection::default()
+                },
+                None,
+                both,
+            );
+            let found = crate::render::tests::raw_html_in(&out);
+            assert!(found.is_empty(), "{html:?} gave {out:?}: {found:?}");
+        }
+    }
 
     #[test]
     fn page_text_never_becomes_markup() {
