@@ -135,7 +135,7 @@ impl Writer {
         // Spans open in this block close here and open again in the next.
         for w in self.wraps.iter_mut().rev() {
             if w.emitted {
-                self.out.push_str(&w.close);
+                close_wrap(&mut self.out, w);
                 w.emitted = false;
             }
         }
@@ -315,21 +315,7 @@ impl Writer {
         if let Some(mut w) = self.wraps.pop()
             && w.emitted
         {
-            if w.code {
-                // What was written may differ from the element's text (a
-                // selection that skips some of it joins backquote runs):
-                // delimiters from the content itself.
-                let content = &self.out[w.at..];
-                let (longest, starts, ends) = runs_of(content.chars(), '`');
-                let ticks = w.open.trim_end().len();
-                let padded = w.open.ends_with(' ');
-                if longest >= ticks || ((starts || ends) && !padded) {
-                    let (open, close) = span_delimiters(longest, starts, ends);
-                    self.out.replace_range(w.at - w.open.len()..w.at, &open);
-                    w.close = close;
-                }
-            }
-            self.out.push_str(&w.close);
+            close_wrap(&mut self.out, &mut w);
         }
     }
 
@@ -339,6 +325,27 @@ impl Writer {
         }
         self.out
     }
+}
+
+/// Writes what closes `w` (emitted) at the end of `out`. A code span's
+/// delimiters are first checked against what was written inside: it may
+/// differ from the element's text (a selection that skips some of it
+/// joins backquote runs, or starts the span with one), and the opening
+/// delimiter is rewritten (longer, padded) where it would not hold.
+fn close_wrap(out: &mut String, w: &mut Wrap) {
+    if w.code {
+        let (longest, starts, ends) = runs_of(out[w.at..].chars(), '`');
+        let ticks = w.open.trim_end().len();
+        let padded = w.open.ends_with(' ');
+        if longest >= ticks || ((starts || ends) && !padded) {
+            let (open, close) = span_delimiters(longest, starts, ends);
+            out.replace_range(w.at - w.open.len()..w.at, &open);
+            w.at = w.at - w.open.len() + open.len();
+            w.open = open;
+            w.close = close;
+        }
+    }
+    out.push_str(&w.close);
 }
 
 /// How text is escaped.
@@ -1193,6 +1200,7 @@ mod tests {
         for html in [
             "<p><code><span>x</span>`&lt;i&gt;</code></p>",
             "<p><code>`<span>x</span>``&lt;b&gt;</code></p>",
+            "<code><span>l</span><p>`&lt;b&gt;</p></code>",
             "<pre>``<span>x</span>`\n&lt;img src=x onerror=alert(1)&gt;</pre>",
             "<pre>``<span>x</span>``\n&lt;img src=x onerror=alert(1)&gt;</pre>",
         ] {
