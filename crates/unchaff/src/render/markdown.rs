@@ -559,6 +559,7 @@ pub fn markdown(
         base,
         flat: 0,
         fence: String::new(),
+        outside_fence: Vec::new(),
         table: None,
         outer: None,
         code_row: 0,
@@ -578,6 +579,9 @@ struct Md<'a> {
     /// The fence of the open code block ([`code_fence`]); empty when none
     /// is open.
     fence: String,
+    /// The spans open around the open code block, set aside until it
+    /// ends.
+    outside_fence: Vec<Wrap>,
     /// The outermost data table being read.
     table: Option<TableBuf>,
     /// While one of its cells (or its caption) is read into a writer of
@@ -764,6 +768,10 @@ impl Sink for Md<'_> {
                 let lang = code_language(cx.dom, el.id).unwrap_or_default();
                 self.fence = code_fence(cx.dom, el.id);
                 w.lead = format!("{}{lang}\n", self.fence);
+                // The spans around the block (`**`, a link) wait outside
+                // it: written inside, they would follow the closing fence
+                // on its line and keep the block open.
+                self.outside_fence = std::mem::take(&mut w.wraps);
                 w.code_line_empty = true;
             }
             Kind::Pre => {}
@@ -952,6 +960,7 @@ impl Sink for Md<'_> {
                     }
                     w.block(Break::Para);
                     self.fence.clear();
+                    w.wraps = std::mem::take(&mut self.outside_fence);
                 }
             }
             Kind::CodeLine => {
@@ -1201,6 +1210,8 @@ mod tests {
             "<p><code><span>x</span>`&lt;i&gt;</code></p>",
             "<p><code>`<span>x</span>``&lt;b&gt;</code></p>",
             "<code><span>l</span><p>`&lt;b&gt;</p></code>",
+            // Spans around a code block, reopened inside it (`auto`).
+            "<b><div><pre>m</div><pre>&lt;m&gt;</pre></b>",
             "<pre>``<span>x</span>`\n&lt;img src=x onerror=alert(1)&gt;</pre>",
             "<pre>``<span>x</span>``\n&lt;img src=x onerror=alert(1)&gt;</pre>",
         ] {
