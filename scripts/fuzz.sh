@@ -5,12 +5,15 @@
 # too: `cargo fuzz run extract`, on nightly).
 #
 # Usage: scripts/fuzz.sh [TARGET] [SECONDS] [extra libFuzzer flags...]
-#   TARGET:  extract | markdown | warc | jsonl | all   (default all)
+#   TARGET:  extract | markdown | warc | warc_damage | jsonl | all   (default all)
 #     extract  unchaff's extract, every algorithm and output format
 #              (fuzz/fuzz_targets/extract.rs)
 #     markdown the Markdown writer: no raw HTML from the page reachable
 #              through a CommonMark renderer
 #     warc     the batch crate's WARC reader, plain and gzip
+#     warc_damage  the WARC reader over good records, plain or a gzip member
+#              each, damaged as the input says (cut, bits flipped, junk, bad
+#              Content-Length): every intact record whole, one item a damage
 #     jsonl    the batch crate's JSONL page reader
 #   SECONDS: how long to fuzz each target (default 60).
 # Example: scripts/fuzz.sh warc 600 -jobs=2 -workers=2
@@ -26,9 +29,9 @@ TARGET=${1:-all}
 SECS=${2:-60}
 shift 2 2>/dev/null || shift $# 
 case "$TARGET" in
-  extract|markdown|warc|jsonl) TARGETS=("$TARGET") ;;
-  all) TARGETS=(extract markdown warc jsonl) ;;
-  *) echo "fuzz.sh: unknown target '$TARGET' (extract, markdown, warc, jsonl or all)" >&2; exit 2 ;;
+  extract|markdown|warc|warc_damage|jsonl) TARGETS=("$TARGET") ;;
+  all) TARGETS=(extract markdown warc warc_damage jsonl) ;;
+  *) echo "fuzz.sh: unknown target '$TARGET' (extract, markdown, warc, warc_damage, jsonl or all)" >&2; exit 2 ;;
 esac
 case "$SECS" in
   ''|*[!0-9]*) echo "fuzz.sh: SECONDS must be a whole number, not '$SECS'" >&2; exit 2 ;;
@@ -137,6 +140,15 @@ if "warc" in targets:
     write(d, "gzip-whole", gzip.compress(files["plain"] + files["statuses"], mtime=0))
     write(d, "gzip-corrupt-member", gzip.compress(good, mtime=0)[:40] + gzip.compress(good, mtime=0))
 
+if "warc_damage" in targets:
+    # <mode: bit 0 gzip> then (kind, record, amount) triples.
+    d = seeds("warc_damage")
+    for mode in (0, 1):
+        write(d, f"none-{mode}", bytes([mode]))
+        for kind in range(4):
+            for amount in (0, 7, 20, 100, 230):
+                write(d, f"one-{mode}-{kind}-{amount}", bytes([mode, kind, 3, amount]))
+        write(d, f"many-{mode}", bytes([mode, 0, 1, 8, 1, 4, 50, 2, 6, 3, 3, 7, 2]))
 if "jsonl" in targets:
     import json
     d = seeds("jsonl")

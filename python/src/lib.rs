@@ -73,6 +73,12 @@ create_exception!(
 );
 create_exception!(
     unchaff,
+    ExtractionTimeoutError,
+    UnchaffError,
+    "The page took longer than the extractor's `timeout` (stopped there, inside the stage that was running)."
+);
+create_exception!(
+    unchaff,
     WarcError,
     UnchaffError,
     "A WARC file that is not WARC, or is cut between records."
@@ -148,6 +154,7 @@ fn to_pyerr(e: unchaff::Error) -> PyErr {
         unchaff::Error::UnknownCharset(_) => UnknownCharsetError::new_err(msg),
         unchaff::Error::UnknownAlgorithm(_) => UnknownAlgorithmError::new_err(msg),
         unchaff::Error::BadParam { .. } => BadOptionError::new_err(msg),
+        unchaff::Error::Timeout { .. } => ExtractionTimeoutError::new_err(msg),
         _ => UnchaffError::new_err(msg),
     }
 }
@@ -305,7 +312,8 @@ enum Done {
 /// Every keyword means what it means for `unchaff.extract` (see
 /// `help(unchaff.extract)`); `params` passes algorithm parameters
 /// (`{"threshold": 0.6}`), `max_input_bytes` the size limit (default
-/// 50 MB, after gunzip).
+/// 256 MiB, after gunzip), `timeout` a deadline per page in seconds
+/// (checked inside every stage; `ExtractionTimeoutError` past it).
 #[pyclass(frozen, module = "unchaff")]
 struct Extractor {
     inner: unchaff::Extractor,
@@ -340,6 +348,7 @@ impl Extractor {
     ))]
     #[allow(clippy::too_many_arguments)]
     fn new(
+        py: Python<'_>,
         output_format: &str,
         include_comments: bool,
         include_tables: bool,
@@ -421,7 +430,11 @@ impl Extractor {
                 opts = opts.with_param(k, v);
             }
         }
-        let inner = unchaff::Extractor::new(&opts).map_err(|e| match e {
+        // Building reads the model files (`params={"model": PATH}`): the
+        // GIL is released meanwhile, so that a slow or endless file (a
+        // FIFO) holds this thread, not the interpreter.
+        let built = py.allow_threads(|| unchaff::Extractor::new(&opts));
+        let inner = built.map_err(|e| match e {
             unchaff::Error::BadParam { name, reason } if name == "include-comments" => {
                 BadOptionError::new_err(format!(
                     "include_comments=True is an option of the \"auto\" algorithm ({reason})"
@@ -435,7 +448,7 @@ impl Extractor {
         let described = format!(
             "Extractor(output_format={:?}, algorithm={:?}, include_comments={}, \
              include_links={}, include_images={}, favor_precision={}, favor_recall={}, \
-             with_metadata={})",
+             with_metadata={}{})",
             format.name(),
             method.name(),
             py_bool(include_comments),
@@ -444,6 +457,9 @@ impl Extractor {
             py_bool(favor_precision),
             py_bool(favor_recall),
             py_bool(with_metadata),
+            timeout
+                .map(|t| format!(", timeout={t}"))
+                .unwrap_or_default(),
         );
         Ok(Extractor {
             inner,
@@ -511,6 +527,16 @@ impl Extractor {
         // result (or, with errors="raise", the first one is raised).
         let mut items: Vec<Result<Page, PyErr>> = Vec::new();
         for (i, item) in pages.try_iter()?.enumerate() {
+            if i == MAX_PAGES_PER_CALL {
+                return Err(BadOptionError::new_err(format!(
+                    "extract_many takes at most {MAX_PAGES_PER_CALL} pages a call (an endless \
+                     iterable?); pass them in parts"
+                )));
+            }
+            // Room for one more, or MemoryError (not an abort).
+            items
+                .try_reserve(1)
+                .map_err(|_| pyo3::exceptions::PyMemoryError::new_err("no memory for the pages"))?;
             items.push(page_of(&item?, i));
         }
         if raise
@@ -527,6 +553,9 @@ impl Extractor {
                 Err(e) => bad.push((i, e)),
             }
         }
+        // More threads than the cores (a few times over) or the pages only
+        // cost stacks: 10,000 asked for started 10,000 threads.
+        let threads = threads.map(|n| n.min(max_threads(pages.len())));
         let pool = match threads {
             Some(n) if n > 1 => Some(self.pool(n)?),
             _ => None,
@@ -591,6 +620,22 @@ fn strings(v: Option<&Bound<'_, PyAny>>, what: &str) -> PyResult<Vec<String>> {
             type_name(v)
         ))
     })
+}
+
+/// Most pages one `extract_many` call takes: far more than a call needs
+/// (the results are held in one list), and an endless iterable is an
+/// error after it instead of an abort when memory runs out.
+const MAX_PAGES_PER_CALL: usize = 10_000_000;
+
+/// Threads per core `extract_many` starts at most: extraction is CPU
+/// work, more threads than cores only add stacks and switches.
+const THREADS_PER_CORE: usize = 4;
+
+/// The most worker threads worth starting for `pages` pages: the cores
+/// times [`THREADS_PER_CORE`], and no more than the pages.
+fn max_threads(pages: usize) -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    cores.saturating_mul(THREADS_PER_CORE).min(pages).max(1)
 }
 
 fn py_bool(b: bool) -> &'static str {
@@ -693,22 +738,57 @@ fn metadata_lists(x: &Extraction) -> [(&'static str, &Vec<String>); 2] {
     ]
 }
 
-/// trafilatura's `with_metadata` header for text and Markdown: YAML-like
-/// front matter between `---` lines (absent fields left out).
+/// trafilatura's `with_metadata` header for text and Markdown: YAML
+/// front matter between `---` lines (absent fields left out). A value is
+/// written plain when YAML reads it back as that string, else quoted.
 fn front_matter(x: &Extraction) -> String {
     let mut s = String::from("---\n");
     for (k, v) in metadata_fields(x) {
         if let Some(v) = v {
-            s.push_str(&format!("{k}: {}\n", v.replace('\n', " ")));
+            s.push_str(&format!("{k}: {}\n", yaml_scalar(&v.replace('\n', " "))));
         }
     }
     for (k, v) in metadata_lists(x) {
         if !v.is_empty() {
-            s.push_str(&format!("{k}: {}\n", v.join(", ")));
+            s.push_str(&format!("{k}: {}\n", yaml_scalar(&v.join(", "))));
         }
     }
     s.push_str("---\n");
     s
+}
+
+/// A string as a YAML scalar on one line: plain where that reads back as
+/// the same string (`How the town rebuilt it`, `2026-03-14`), else double
+/// quoted with escapes. A page's title with `: ` in it made the front
+/// matter invalid YAML (issue 41).
+fn yaml_scalar(v: &str) -> String {
+    const INDICATORS: &str = "-?:,[]{}#&*!|>'\"%@`";
+    let first = v.chars().next();
+    let plain = !v.is_empty()
+        && !first.is_some_and(|c| INDICATORS.contains(c) || c.is_whitespace())
+        && !v.ends_with(|c: char| c.is_whitespace() || c == ':')
+        && !v.contains(": ")
+        && !v.contains(" #")
+        && !v.chars().any(|c| c.is_control() || c == '\u{feff}')
+        && !matches!(
+            v.to_ascii_lowercase().as_str(),
+            "~" | "null" | "true" | "false" | "yes" | "no" | "on" | "off"
+        );
+    if plain {
+        return v.to_owned();
+    }
+    let mut q = String::with_capacity(v.len() + 2);
+    q.push('"');
+    for c in v.chars() {
+        match c {
+            '"' => q.push_str("\\\""),
+            '\\' => q.push_str("\\\\"),
+            c if c.is_control() || c == '\u{feff}' => q.push_str(&format!("\\u{:04x}", c as u32)),
+            c => q.push(c),
+        }
+    }
+    q.push('"');
+    q
 }
 
 fn escape_html(s: &str) -> String {
@@ -820,7 +900,7 @@ fn _unchaff(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_metadata, m)?)?;
     m.add("ALGORITHMS", PyTuple::new(py, Method::names())?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
-    let kinds: [(&str, Bound<'_, pyo3::types::PyType>); 9] = [
+    let kinds: [(&str, Bound<'_, pyo3::types::PyType>); 10] = [
         ("UnchaffError", py.get_type::<UnchaffError>()),
         ("EmptyInputError", py.get_type::<EmptyInputError>()),
         ("BinaryInputError", py.get_type::<BinaryInputError>()),
@@ -833,6 +913,10 @@ fn _unchaff(m: &Bound<'_, PyModule>) -> PyResult<()> {
         ),
         ("BadOptionError", py.get_type::<BadOptionError>()),
         ("WarcError", py.get_type::<WarcError>()),
+        (
+            "ExtractionTimeoutError",
+            py.get_type::<ExtractionTimeoutError>(),
+        ),
     ];
     // The kinds `unchaff batch` writes in its rows' `error.kind`.
     let kind_names = [
@@ -845,6 +929,7 @@ fn _unchaff(m: &Bound<'_, PyModule>) -> PyResult<()> {
         "algorithm",
         "option",
         "warc",
+        "timeout",
     ];
     for ((name, ty), kind) in kinds.into_iter().zip(kind_names) {
         ty.setattr("kind", kind)?;

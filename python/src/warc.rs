@@ -7,7 +7,6 @@ use std::sync::Mutex;
 
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
-use unchaff_batch::ErrorKind;
 use unchaff_batch::warc;
 
 use crate::WarcError;
@@ -19,8 +18,8 @@ type Reader = warc::WarcReader<std::io::BufReader<std::fs::File>>;
 /// record_id, error)`; `unchaff.read_warc` wraps them in `WarcRecord`s.
 #[pyclass(module = "unchaff")]
 pub struct WarcReader {
-    /// The reader, and whether the last record it gave had a broken body.
-    reader: Mutex<(Reader, bool)>,
+    /// The reader.
+    reader: Mutex<Reader>,
 }
 
 /// One record as Python sees it.
@@ -48,7 +47,7 @@ impl WarcReader {
             r = r.with_max_payload(m);
         }
         Ok(WarcReader {
-            reader: Mutex::new((r, false)),
+            reader: Mutex::new(r),
         })
     }
 
@@ -57,25 +56,10 @@ impl WarcReader {
     }
 
     fn __next__(&self, py: Python<'_>) -> PyResult<Option<Record>> {
-        let next = py.allow_threads(|| {
-            let mut guard = self.reader.lock().unwrap_or_else(|e| e.into_inner());
-            let (reader, last_broken) = &mut *guard;
-            loop {
-                match reader.next() {
-                    // The reader also reports a record whose body broke
-                    // (cut short, framing) as a warning about the stream,
-                    // then reads on: that record was yielded with its
-                    // error already, so the warning is not raised again.
-                    Some(Err(_)) if *last_broken => *last_broken = false,
-                    other => {
-                        *last_broken = matches!(&other, Some(Ok(r)) if r.body.as_ref().is_err_and(|e| {
-                            matches!(e.kind, ErrorKind::Truncated | ErrorKind::Framing)
-                        }));
-                        break other;
-                    }
-                }
-            }
-        });
+        // A broken record comes with its error, not with a warning
+        // besides (the reader reports each damage once).
+        let next =
+            py.allow_threads(|| self.reader.lock().unwrap_or_else(|e| e.into_inner()).next());
         match next {
             None => Ok(None),
             Some(Err(e)) => Err(WarcError::new_err(e.to_string())),

@@ -43,6 +43,7 @@ def test_markdown_keeps_math_tables_and_code():
     assert "Energy is E=mc^2, and water is H2O." in text, text
     # The gutter's numbers (a listing numbered from 41) are not code.
     assert "41" not in text and "42" not in text, text
+    assert "x = 1\nprint(x)" in text, text
 
 
 def test_include_images_writes_figures_beside_the_text():

@@ -36,6 +36,7 @@ from ._unchaff import (
     BadOptionError,
     BinaryInputError,
     EmptyInputError,
+    ExtractionTimeoutError,
     Extractor,
     GzipError,
     InputTooLargeError,
@@ -53,6 +54,7 @@ __all__ = [
     "BadOptionError",
     "BinaryInputError",
     "EmptyInputError",
+    "ExtractionTimeoutError",
     "Extractor",
     "GzipError",
     "InputTooLargeError",
@@ -86,6 +88,7 @@ def _extractor(
     prune_selector: Optional[tuple],
     target_selector: Optional[tuple],
     target_language: Optional[tuple],
+    timeout: Optional[float],
 ) -> Extractor:
     return Extractor(
         output_format=output_format,
@@ -100,6 +103,7 @@ def _extractor(
         prune_selector=list(prune_selector) if prune_selector else None,
         target_selector=list(target_selector) if target_selector else None,
         target_language=list(target_language) if target_language else None,
+        timeout=timeout,
     )
 
 
@@ -141,6 +145,7 @@ def extract(
     target_selector: Union[str, list, None] = None,
     target_language: Union[str, list, None] = None,
     errors: str = "none",
+    timeout: Optional[float] = None,
 ) -> Any:
     """Extract the main content of one web page.
 
@@ -216,6 +221,11 @@ def extract(
         ``"none"`` (the default, trafilatura's behaviour): ``None`` when the
         page has no main content or is not a page. ``"raise"``: an empty
         string when it has no main content, and the errors below raised.
+    timeout
+        Give up on the page after this many seconds: the deadline is
+        checked inside every stage, and a page past it raises
+        :class:`ExtractionTimeoutError`. ``None`` (the default): no
+        deadline; set one for pages you do not trust.
 
     Returns a ``str`` (``dict`` for ``"python"``), or ``None`` as ``errors``
     says. With ``errors="raise"``, raises :class:`EmptyInputError`,
@@ -246,6 +256,7 @@ def extract(
         _strings(prune_selector, "prune_selector"),
         _strings(target_selector, "target_selector"),
         _strings(target_language, "target_language"),
+        timeout,
     )
     if isinstance(html, (bytearray, memoryview)):
         html = bytes(html)

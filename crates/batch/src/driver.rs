@@ -30,6 +30,19 @@ use crate::{Error, InputError, Progress};
 /// pages in flight stay a few MB per thread for ordinary pages.
 pub const WINDOW_PER_THREAD: usize = 16;
 
+/// Worker threads per core a run starts at most, whatever is asked:
+/// extraction is CPU work, and more threads than cores only add stacks
+/// and switches (`--threads 100000` started thousands of threads, load
+/// 1,400 on 2 cores, for a WARC of 8 records).
+pub const THREADS_PER_CORE: usize = 4;
+
+/// The most worker threads a run starts: the cores times
+/// [`THREADS_PER_CORE`].
+pub fn max_threads() -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    cores.saturating_mul(THREADS_PER_CORE)
+}
+
 /// What a run did.
 #[derive(Clone, Debug, Default)]
 #[non_exhaustive]
@@ -123,10 +136,17 @@ impl<'a> Driver<'a> {
         self
     }
 
-    /// Worker threads (at least one). The output does not depend on it.
+    /// Worker threads: at least one, at most [`max_threads`] (and no more
+    /// than the pages, when the input says how many). The output does not
+    /// depend on it.
     pub fn threads(mut self, n: usize) -> Driver<'a> {
-        self.threads = n.max(1);
+        self.threads = n.clamp(1, max_threads());
         self
+    }
+
+    /// The worker threads a run will start (before the cap by pages).
+    pub fn thread_count(&self) -> usize {
+        self.threads
     }
 
     /// Counters to report into: share them with the reader
@@ -153,19 +173,23 @@ impl<'a> Driver<'a> {
         I: IntoIterator<Item = Result<Page, InputError>>,
         I::IntoIter: Send,
     {
-        if self.threads == 1 {
+        let pages = pages.into_iter();
+        let threads = match pages.size_hint().1 {
+            Some(n) => self.threads.min(n.max(1)),
+            None => self.threads,
+        };
+        if threads == 1 {
             return self.run_inline(pages, sink, on_rows);
         }
         let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(self.threads)
+            .num_threads(threads)
             .build()?;
-        let window = (WINDOW_PER_THREAD * self.threads) as u64;
+        let window = (WINDOW_PER_THREAD * threads) as u64;
         let (tx, rx) = sync_channel::<(u64, Page)>(window as usize);
         let (rtx, rrx) = sync_channel::<(u64, Row, Timing)>(window as usize);
         let gate = Gate::default();
         let mut stats = Stats::default();
         let mut cache = self.dedup.map(SegmentCache::new);
-        let pages = pages.into_iter();
         let (warnings, written) = std::thread::scope(|s| {
             let gate = &gate;
             let reader = s.spawn(move || feed(pages, tx, gate, window));
@@ -459,6 +483,22 @@ mod tests {
         assert!(one[7].text.as_deref().unwrap().contains("page 7 word"));
         assert_eq!(progress.rows_written(), 120);
         assert!(calls >= 1);
+    }
+
+    /// Issue 41, defect 10: `--threads 100000` started thousands of
+    /// threads. The driver starts at most [`max_threads`], and no more
+    /// than the pages when it knows how many; the rows are the same.
+    #[test]
+    fn thread_counts_are_capped() {
+        let ex = test_extractor();
+        for asked in [100_000, usize::MAX] {
+            let d = Driver::new(&ex).threads(asked);
+            assert!(d.thread_count() <= max_threads(), "{}", d.thread_count());
+            let mut rows = Vec::new();
+            d.run(pages(8), &mut rows, |_| {}).unwrap();
+            assert_eq!(rows.len(), 8);
+        }
+        assert_eq!(Driver::new(&ex).threads(0).thread_count(), 1);
     }
 
     /// Rows with their timings, as the driver hands them over.

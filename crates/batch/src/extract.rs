@@ -120,7 +120,7 @@ pub fn error_kind(e: &unchaff::Error) -> ErrorKind {
         E::Binary { .. } => ErrorKind::Binary,
         E::Gzip(_) => ErrorKind::Gzip,
         E::UnknownCharset(_) => ErrorKind::Charset,
-        E::TooManyElements { .. } => ErrorKind::TooManyElements,
+        E::TooManyElements { .. } | E::TooDense { .. } => ErrorKind::TooManyElements,
         E::Timeout { .. } => ErrorKind::Timeout,
         E::Io(_) => ErrorKind::Read,
         _ => ErrorKind::Extract,

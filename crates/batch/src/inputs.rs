@@ -88,56 +88,115 @@ fn is_page_file(name: &str) -> bool {
 
 /// Expands inputs (paths, directories, `@LIST`s) into input files, in
 /// order: each directory's page files sorted by path, each list's lines in
-/// their order. What [`expand_with_warnings`] refuses is left out without
-/// a word.
+/// their order. What [`expand_with_warnings`] refuses or cannot find is
+/// left out without a word.
 pub fn expand(args: &[String]) -> Result<Vec<Source>, Error> {
     expand_with_warnings(args).map(|(sources, _)| sources)
 }
 
-/// [`expand`], and a warning for each file a directory walk refused: a
-/// FIFO, a device or a symlink to one is read only when named on its own
-/// (as an argument or a list line), never found in a directory, where it
-/// could be a trap (a link to `/dev/zero`).
+/// [`expand`], and a warning for each input that cannot be had and each
+/// file a directory walk refused. A missing path (an argument, a line of
+/// a list, a list itself) or an unreadable directory is a warning, not the
+/// end of the run: a stale line in a crawl's list cost every other page
+/// (issue 41). A FIFO, a device or a symlink to one is read only when
+/// named on its own (as an argument or a list line), never found in a
+/// directory, where it could be a trap (a link to `/dev/zero`); a symlink
+/// to a directory found in a walk is not followed (it could loop), and
+/// says so.
 pub fn expand_with_warnings(args: &[String]) -> Result<(Vec<Source>, Vec<InputError>), Error> {
     let mut out = Vec::new();
     let mut warnings = Vec::new();
     for a in args {
         if let Some(list) = a.strip_prefix('@') {
-            let text = std::fs::read_to_string(list).map_err(|source| Error::List {
-                path: list.into(),
-                source,
-            })?;
+            let text = match read_list(Path::new(list)) {
+                Ok(t) => t,
+                Err(e) => {
+                    warnings.push(InputError {
+                        path: Some(list.into()),
+                        message: format!("cannot read the list: {e}"),
+                    });
+                    continue;
+                }
+            };
             for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
-                expand_path(PathBuf::from(line), &mut out, &mut warnings)?;
+                expand_path(PathBuf::from(line), &mut out, &mut warnings);
             }
         } else {
-            expand_path(PathBuf::from(a), &mut out, &mut warnings)?;
+            expand_path(PathBuf::from(a), &mut out, &mut warnings);
         }
     }
     Ok((out, warnings))
 }
 
-fn expand_path(
-    p: PathBuf,
-    out: &mut Vec<Source>,
-    warnings: &mut Vec<InputError>,
-) -> Result<(), Error> {
-    let meta = std::fs::metadata(&p).map_err(|e| Error::io(&p, e))?;
+/// Longest `@LIST` file read: a list names files, a line each; 1 GiB of
+/// names is tens of millions of inputs. A list past it (a device, a
+/// mistake) is a warning.
+pub const MAX_LIST_BYTES: usize = 1 << 30;
+
+/// A list's text, read within [`MAX_LIST_BYTES`].
+fn read_list(p: &Path) -> io::Result<String> {
+    let bytes = unchaff::limits::read_file_limited(p, MAX_LIST_BYTES).map_err(|e| match e {
+        unchaff::limits::ReadError::Io(e) => e,
+        other => io::Error::other(other.to_string()),
+    })?;
+    String::from_utf8(bytes).map_err(|_| io::Error::other("not UTF-8 text"))
+}
+
+/// A warning about `path`.
+fn warning(path: &Path, message: impl Into<String>) -> InputError {
+    InputError {
+        path: Some(path.to_path_buf()),
+        message: message.into(),
+    }
+}
+
+fn expand_path(p: PathBuf, out: &mut Vec<Source>, warnings: &mut Vec<InputError>) {
+    let meta = match std::fs::metadata(&p) {
+        Ok(m) => m,
+        Err(e) => {
+            warnings.push(warning(&p, e.to_string()));
+            return;
+        }
+    };
     if !meta.is_dir() {
         out.push(Source::classify(p));
-        return Ok(());
+        return;
     }
     // An explicit stack, not recursion: directory trees can be deep.
     let mut files = Vec::new();
     let mut stack = vec![p];
     while let Some(dir) = stack.pop() {
-        let entries = std::fs::read_dir(&dir).map_err(|e| Error::io(&dir, e))?;
+        let entries = match std::fs::read_dir(&dir) {
+            Ok(e) => e,
+            Err(e) => {
+                warnings.push(warning(&dir, e.to_string()));
+                continue;
+            }
+        };
         for entry in entries {
-            let entry = entry.map_err(|e| Error::io(&dir, e))?;
+            let entry = match entry {
+                Ok(e) => e,
+                Err(e) => {
+                    warnings.push(warning(&dir, e.to_string()));
+                    continue;
+                }
+            };
             let path = entry.path();
-            let ft = entry.file_type().map_err(|e| Error::io(&path, e))?;
+            let ft = match entry.file_type() {
+                Ok(t) => t,
+                Err(e) => {
+                    warnings.push(warning(&path, e.to_string()));
+                    continue;
+                }
+            };
             if ft.is_dir() {
                 stack.push(path);
+            } else if ft.is_symlink() && std::fs::metadata(&path).is_ok_and(|m| m.is_dir()) {
+                warnings.push(warning(
+                    &path,
+                    "a symlink to a directory: not followed (it could loop); name it on its \
+                     own to read it",
+                ));
             } else if is_page_file(&entry.file_name().to_string_lossy()) {
                 // Follows a symlink: what counts is what would be read.
                 match std::fs::metadata(&path) {
@@ -158,7 +217,6 @@ fn expand_path(
     }
     files.sort();
     out.extend(files.into_iter().map(Source::Html));
-    Ok(())
 }
 
 /// A page file's id: its name without `.html.gz`, `.html`, `.htm` or `.gz`.
@@ -364,8 +422,7 @@ impl Pages {
                     Some(Err(e)) => break (path, Some(Err(e))),
                     Some(Ok(h)) => h,
                 };
-                let ok_status = head.http_status.is_none_or(|s| (200..300).contains(&s));
-                if !self.all_status && !ok_status {
+                if !self.all_status && !head.status_is_success() {
                     // Its body is skipped, unread, by the next `next_head`.
                     self.progress.add_skipped_status();
                     continue;
@@ -545,15 +602,62 @@ mod tests {
             Source::classify("a/c.jsonl.gz".into()),
             Source::Jsonl(_)
         ));
-        let missing = expand(&["/no/such/input".to_owned()]).unwrap_err();
-        assert!(
-            missing.to_string().starts_with("/no/such/input: "),
-            "{missing}"
+    }
+
+    /// Issue 41, defect 6: one missing path (an argument, a stale line of
+    /// a list, a list itself) ended the whole run before a row was
+    /// written; each is one warning now, and every other input is read.
+    /// A symlink to a directory found in a walk was skipped without a word.
+    #[test]
+    fn missing_paths_and_linked_directories_are_warnings() {
+        let dir = tempfile::tempdir().unwrap();
+        let page = dir.path().join("a.html");
+        std::fs::write(&page, "<p>a").unwrap();
+        let list = dir.path().join("list");
+        std::fs::write(
+            &list,
+            format!(
+                "{}\n/no/such/line.html\n{}\n",
+                page.display(),
+                page.display()
+            ),
+        )
+        .unwrap();
+        let args = [
+            page.display().to_string(),
+            "/no/such/input.html".to_owned(),
+            format!("@{}", list.display()),
+            "@/no/such/list".to_owned(),
+        ];
+        let (sources, warnings) = expand_with_warnings(&args).unwrap();
+        assert_eq!(sources, vec![Source::Html(page.clone()); 3]);
+        let named: Vec<String> = warnings
+            .iter()
+            .map(|w| w.path.as_ref().unwrap().display().to_string())
+            .collect();
+        assert_eq!(
+            named,
+            ["/no/such/input.html", "/no/such/line.html", "/no/such/list"]
         );
-        assert!(matches!(
-            expand(&["@/no/such/list".to_owned()]),
-            Err(Error::List { .. })
-        ));
+        assert!(
+            warnings[2].message.contains("cannot read the list"),
+            "{warnings:?}"
+        );
+        #[cfg(unix)]
+        {
+            let tree = dir.path().join("tree");
+            std::fs::create_dir_all(tree.join("real")).unwrap();
+            std::fs::write(tree.join("real/b.html"), "<p>b").unwrap();
+            std::os::unix::fs::symlink(tree.join("real"), tree.join("linked")).unwrap();
+            let (sources, warnings) = expand_with_warnings(&[tree.display().to_string()]).unwrap();
+            assert_eq!(sources, [Source::Html(tree.join("real/b.html"))]);
+            assert_eq!(warnings.len(), 1, "{warnings:?}");
+            assert_eq!(
+                warnings[0].path.as_deref(),
+                Some(tree.join("linked").as_path())
+            );
+            assert!(warnings[0].message.contains("symlink to a directory"));
+        }
     }
 
     #[test]

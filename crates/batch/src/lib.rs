@@ -15,7 +15,8 @@
 //!   input order, whatever the number of threads. Memory is bounded: the
 //!   reader runs at most a window of pages ahead of the last row written.
 //! * [`sink`] holds the writers and the output-file protocol (`FILE.tmp`,
-//!   renamed when done; [`sink::resume_jsonl`] for resuming a cut run).
+//!   renamed when done, locked against a second run; [`sink::Target::open`]
+//!   with `resume` for resuming a cut run).
 //!
 //! The library never prints: file-level problems come back as
 //! [`InputError`] warnings in [`driver::Stats`], progress through
@@ -88,6 +89,19 @@ pub enum Error {
     /// A row could not be written to the sink.
     #[error(transparent)]
     Sink(std::io::Error),
+    /// Another run is writing the same output: its temporary file is
+    /// locked.
+    #[error(
+        "another run is writing {} ({} is locked): wait for it, or choose another --out",
+        out.display(),
+        tmp.display()
+    )]
+    Locked {
+        /// The output.
+        out: PathBuf,
+        /// Its temporary file.
+        tmp: PathBuf,
+    },
 }
 
 impl Error {

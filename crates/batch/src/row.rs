@@ -14,6 +14,9 @@ pub enum ErrorKind {
     Charset,
     /// The page is empty.
     Empty,
+    /// A WARC response whose HTTP `Content-Encoding` cannot be undone (not
+    /// supported, or a corrupt stream).
+    Encoding,
     /// Any other extraction failure.
     Extract,
     /// A WARC record whose `Content-Length` does not match its content
@@ -31,7 +34,8 @@ pub enum ErrorKind {
     /// The page is over the size limit.
     TooLarge,
     /// The page builds more elements than its budget (markup that makes
-    /// the HTML5 tree builder multiply elements; `unchaff::limits`).
+    /// the HTML5 tree builder multiply elements), or elements that would
+    /// take more memory than its size allows (`unchaff::limits`).
     TooManyElements,
     /// A WARC record cut short (truncated file, corrupt gzip member).
     Truncated,
@@ -44,6 +48,7 @@ impl ErrorKind {
             ErrorKind::Binary => "binary",
             ErrorKind::Charset => "charset",
             ErrorKind::Empty => "empty",
+            ErrorKind::Encoding => "encoding",
             ErrorKind::Extract => "extract",
             ErrorKind::Framing => "framing",
             ErrorKind::Gzip => "gzip",

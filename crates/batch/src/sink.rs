@@ -4,15 +4,22 @@
 //! A run writes to `FILE.tmp` ([`tmp_path`]) and renames it to `FILE` when
 //! the last row is written and synced ([`commit`]) — when `FILE` is a
 //! regular file or does not exist yet. Standard output, a device, a FIFO
-//! or a symlink is written straight, never renamed over ([`Target`]). [`resume_jsonl`] takes a
-//! cut run's `FILE.tmp` (or a finished `FILE`) back: it cuts a torn last
-//! line and counts the ids already there, for [`crate::inputs::Pages::skipping`].
-//! A run writes in input order, so the kept rows are a prefix of the full
-//! output and the resumed file is byte-identical to an uninterrupted run's.
+//! or a symlink is written straight, never renamed over ([`Target`]).
+//!
+//! `FILE.tmp` is never opened through a symlink (one planted there would
+//! have the run truncate its target), never waited on (a FIFO), and it is
+//! locked for the run (an advisory `flock`): a second run with the same
+//! `FILE` is refused ([`Error::Locked`]) instead of mixing its rows in.
+//! [`Target::open`] with `resume` takes a cut run's `FILE.tmp` (or a
+//! finished `FILE`) back: it cuts a torn last line (reading at most
+//! [`RESUME_LINE_LIMIT`] bytes of any line) and counts the ids already
+//! there, for [`crate::inputs::Pages::skipping`]. A run writes in input
+//! order, so the kept rows are a prefix of the full output and the resumed
+//! file is byte-identical to an uninterrupted run's.
 
 use std::collections::HashMap;
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, BufWriter, LineWriter, Write};
+use std::io::{self, BufRead, BufReader, BufWriter, LineWriter, Read, Seek, Write};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -23,6 +30,12 @@ use crate::row::Row;
 
 /// Output buffer of a JSONL file: rows are written in a few large writes.
 const JSONL_BUFFER: usize = 1 << 20;
+
+/// Longest line of a cut run's output read back when resuming: a longer
+/// one is taken for torn (cut there, and its page extracted again; rows
+/// are deterministic, so the output is the same). A garbage last line of
+/// 1 GB was read whole (983 MB) before.
+pub const RESUME_LINE_LIMIT: u64 = 64 << 20;
 
 /// How long one page's extraction took, measured by the driver around the
 /// extraction alone (not reading the page, not writing its row); zero unless
@@ -166,8 +179,9 @@ impl<W: Write> RowSink for JsonlSink<W> {
     }
 }
 
-/// A JSONL file, created (or appended to, for a resumed run), buffered and
-/// synced on [`RowSink::finish`].
+/// A JSONL file at `path` as given (created or truncated, or appended
+/// to), buffered and synced on [`RowSink::finish`]. A run's output goes
+/// through [`Target::open`] instead, which guards its temporary file.
 pub fn open_jsonl(path: &Path, append: bool) -> Result<JsonlSink<BufWriter<File>>, Error> {
     let f = std::fs::OpenOptions::new()
         .create(true)
@@ -260,10 +274,52 @@ impl Target {
         }
     }
 
-    /// Opens it for rows in this format (`append`: a resumed run's file).
-    pub fn open(&self, format: Format, append: bool) -> Result<Box<dyn RowSink + Send>, Error> {
+    /// Opens it for rows in this format. A regular file's `tmp` is taken
+    /// as [`take_tmp`] says (locked for the run: keep the sink until after
+    /// [`Target::commit`]); with `resume`, a cut run's rows are kept (a
+    /// finished output is moved back to `tmp` first) and counted. The
+    /// others are written from their start (`resume` needs a file: see
+    /// [`Target::resumable`]).
+    pub fn open(
+        &self,
+        format: Format,
+        resume: bool,
+    ) -> Result<(Box<dyn RowSink + Send>, Resume), Error> {
         match self {
-            Target::File { tmp, .. } => open(format, tmp, append),
+            Target::File { out, tmp } => {
+                if resume {
+                    restore_finished(out, tmp)?;
+                }
+                let mut file = take_tmp(tmp, out, resume)?;
+                let kept = match resume {
+                    true => kept_rows(&mut file).map_err(|e| Error::io(tmp, e))?,
+                    false => Resume::default(),
+                };
+                let sink: Box<dyn RowSink + Send> = match format {
+                    Format::Jsonl => {
+                        let sync = file.try_clone().map_err(|e| Error::io(tmp, e))?;
+                        Box::new(JsonlSink {
+                            w: BufWriter::with_capacity(JSONL_BUFFER, file),
+                            sync: Some(sync),
+                        })
+                    }
+                    #[cfg(feature = "parquet")]
+                    Format::Parquet => {
+                        Box::new(ParquetSink::new(file).map_err(|e| Error::io(tmp, e))?)
+                    }
+                    #[cfg(not(feature = "parquet"))]
+                    Format::Parquet => return Err(Error::NoParquet),
+                };
+                Ok((sink, kept))
+            }
+            _ => Ok((self.open_straight(format)?, Resume::default())),
+        }
+    }
+
+    /// Standard output or anything else written straight.
+    fn open_straight(&self, format: Format) -> Result<Box<dyn RowSink + Send>, Error> {
+        match self {
+            Target::File { .. } => self.open(format, false).map(|(sink, _)| sink),
             Target::Stdout => match format {
                 Format::Jsonl => Ok(Box::new(JsonlSink::new(LineWriter::with_capacity(
                     JSONL_BUFFER,
@@ -314,6 +370,166 @@ pub fn commit(tmp: &Path, out: &Path) -> Result<(), Error> {
     std::fs::rename(tmp, out).map_err(|e| Error::io(out, e))
 }
 
+/// Takes `tmp` for a run writing `out`: created if it is not there, else
+/// opened as it is — never through a symlink, never waiting (a FIFO), and
+/// only a regular file; then locked (`flock`, exclusive, not waiting):
+/// another run writing the same output holds it, and this one is refused
+/// with [`Error::Locked`]. Emptied unless `keep` (a resumed run). The file
+/// stays locked while it is open.
+pub fn take_tmp(tmp: &Path, out: &Path, keep: bool) -> Result<File, Error> {
+    let io_err = |e: io::Error| Error::io(tmp, e);
+    // A run that finished meanwhile renames `tmp` away: take the new one.
+    for _ in 0..TAKE_TRIES {
+        let file = match std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create_new(true)
+            .open(tmp)
+        {
+            Ok(f) => f,
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => match open_existing(tmp) {
+                Ok(f) => f,
+                Err(e) if e.kind() == io::ErrorKind::NotFound => continue,
+                Err(e) => return Err(io_err(e)),
+            },
+            Err(e) => return Err(io_err(e)),
+        };
+        if !lock(&file).map_err(io_err)? {
+            return Err(Error::Locked {
+                out: out.to_path_buf(),
+                tmp: tmp.to_path_buf(),
+            });
+        }
+        if !still_at(&file, tmp) {
+            continue;
+        }
+        if !keep {
+            file.set_len(0).map_err(io_err)?;
+        }
+        return Ok(file);
+    }
+    Err(io_err(io::Error::other(
+        "it keeps being replaced by another run: try again",
+    )))
+}
+
+/// Tries of [`take_tmp`] when another run renames `tmp` away under it.
+const TAKE_TRIES: usize = 5;
+
+/// Opens an existing `tmp` for reading and writing: not through a
+/// symlink, not waiting on a FIFO, and only a regular file.
+fn open_existing(tmp: &Path) -> io::Result<File> {
+    #[cfg(unix)]
+    let file = {
+        use rustix::fs::{Mode, OFlags};
+        let flags = OFlags::RDWR | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::CLOEXEC;
+        match rustix::fs::open(tmp, flags, Mode::empty()) {
+            Ok(fd) => File::from(fd),
+            Err(e) if e == rustix::io::Errno::LOOP => {
+                return Err(io::Error::other(
+                    "is a symlink: refusing to write through it (remove it)",
+                ));
+            }
+            Err(e) => return Err(e.into()),
+        }
+    };
+    #[cfg(not(unix))]
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(tmp)?;
+    if !file.metadata()?.is_file() {
+        return Err(io::Error::other(
+            "is not a regular file (a FIFO, a device): refusing to use it",
+        ));
+    }
+    Ok(file)
+}
+
+/// Locks `file` for this run (exclusive, not waiting); false when another
+/// run holds it.
+fn lock(file: &File) -> io::Result<bool> {
+    #[cfg(unix)]
+    {
+        use rustix::fs::FlockOperation;
+        match rustix::fs::flock(file, FlockOperation::NonBlockingLockExclusive) {
+            Ok(()) => Ok(true),
+            Err(e) if e == rustix::io::Errno::WOULDBLOCK => Ok(false),
+            Err(e) => Err(e.into()),
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = file;
+        Ok(true)
+    }
+}
+
+/// Whether `tmp` is still the file `file` is open on (another run may
+/// have renamed it into place meanwhile).
+fn still_at(file: &File, tmp: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        match (file.metadata(), std::fs::symlink_metadata(tmp)) {
+            (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+            _ => false,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (file, tmp);
+        true
+    }
+}
+
+/// For resuming into `out`: moves a finished `out` back to `tmp` when
+/// there is no `tmp`, without replacing a `tmp` that appears meanwhile (a
+/// hard link, then the old name removed; a rename where links are not
+/// supported).
+fn restore_finished(out: &Path, tmp: &Path) -> Result<(), Error> {
+    let regular = |p: &Path| std::fs::symlink_metadata(p).is_ok_and(|m| m.is_file());
+    if std::fs::symlink_metadata(tmp).is_ok() || !regular(out) {
+        return Ok(());
+    }
+    match std::fs::hard_link(out, tmp) {
+        Ok(()) => std::fs::remove_file(out).map_err(|e| Error::io(out, e)),
+        // Another run made `tmp` first: resume from it.
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => Ok(()),
+        Err(_) => std::fs::rename(out, tmp).map_err(|e| Error::io(out, e)),
+    }
+}
+
+/// Reads a cut run's rows back from `file` (its start): cuts it after its
+/// last whole row (a torn last line, a line over [`RESUME_LINE_LIMIT`], or
+/// anything from the first line that is not a row), counts the ids there,
+/// and leaves the file positioned at its end for the rows to come.
+pub fn kept_rows(file: &mut File) -> io::Result<Resume> {
+    file.rewind()?;
+    let mut r = BufReader::with_capacity(JSONL_BUFFER, &*file);
+    let mut ids = Vec::new();
+    let mut line = Vec::new();
+    let mut good = 0u64;
+    loop {
+        line.clear();
+        let n = (&mut r)
+            .take(RESUME_LINE_LIMIT + 1)
+            .read_until(b'\n', &mut line)?;
+        if n == 0 || line.last() != Some(&b'\n') {
+            break;
+        }
+        match serde_json::from_slice::<Kept>(&line) {
+            Ok(row) => ids.push(row.id),
+            Err(_) => break,
+        }
+        good += n as u64;
+    }
+    drop(r);
+    file.set_len(good)?;
+    file.seek(io::SeekFrom::End(0))?;
+    Ok(ids.into_iter().collect())
+}
+
 /// The pages a resumed run's output already has: how many rows of each id.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Resume {
@@ -357,43 +573,15 @@ struct Kept {
     _algorithm: serde::de::IgnoredAny,
 }
 
-/// For resuming into `out`: moves a finished `out` back to `tmp` if there
-/// is no `tmp`, cuts `tmp` after its last whole row (a torn last line, or
-/// anything from the first line that is not a row), and counts the ids
-/// there. No `tmp` and no `out`: nothing is there.
+/// For resuming into `out` (tests and tools that do not write after):
+/// [`Target::open`]'s resume steps, the lock released on return.
 pub fn resume_jsonl(out: &Path, tmp: &Path) -> Result<Resume, Error> {
-    if !tmp.exists() {
-        if out.exists() {
-            std::fs::rename(out, tmp).map_err(|e| Error::io(out, e))?;
-        } else {
-            return Ok(Resume::default());
-        }
+    restore_finished(out, tmp)?;
+    if std::fs::symlink_metadata(tmp).is_err() {
+        return Ok(Resume::default());
     }
-    let f = File::open(tmp).map_err(|e| Error::io(tmp, e))?;
-    let mut r = BufReader::new(f);
-    let mut ids = Vec::new();
-    let mut line = Vec::new();
-    let mut good = 0u64;
-    loop {
-        line.clear();
-        let n = r
-            .read_until(b'\n', &mut line)
-            .map_err(|e| Error::io(tmp, e))?;
-        if n == 0 || line.last() != Some(&b'\n') {
-            break;
-        }
-        match serde_json::from_slice::<Kept>(&line) {
-            Ok(row) => ids.push(row.id),
-            Err(_) => break,
-        }
-        good += n as u64;
-    }
-    let f = std::fs::OpenOptions::new()
-        .write(true)
-        .open(tmp)
-        .map_err(|e| Error::io(tmp, e))?;
-    f.set_len(good).map_err(|e| Error::io(tmp, e))?;
-    Ok(ids.into_iter().collect())
+    let mut file = take_tmp(tmp, out, true)?;
+    kept_rows(&mut file).map_err(|e| Error::io(tmp, e))
 }
 
 #[cfg(feature = "parquet")]
@@ -626,7 +814,7 @@ mod tests {
             std::os::unix::fs::symlink("/dev/null", &link).unwrap();
             let t = Target::of(&link);
             assert_eq!(t, Target::Direct(link.clone()));
-            let mut sink = t.open(Format::Jsonl, false).unwrap();
+            let (mut sink, _) = t.open(Format::Jsonl, false).unwrap();
             sink.write_row(&row("a")).unwrap();
             sink.finish().unwrap();
             t.commit().unwrap();
@@ -638,6 +826,112 @@ mod tests {
             );
             assert!(!tmp_path(&link).exists());
         }
+    }
+
+    /// Issue 41, defect 2: a symlink planted at `OUT.tmp` made a run
+    /// truncate and overwrite its target. The run is refused now, resumed
+    /// or not, and the target is untouched.
+    #[cfg(unix)]
+    #[test]
+    fn a_symlink_at_the_temporary_file_is_never_written_through() {
+        let dir = tempfile::tempdir().unwrap();
+        let victim = dir.path().join("victim");
+        std::fs::write(&victim, "precious\n").unwrap();
+        let out = dir.path().join("o.jsonl");
+        std::os::unix::fs::symlink(&victim, tmp_path(&out)).unwrap();
+        let t = Target::of(&out);
+        for resume in [false, true] {
+            let e = t.open(Format::Jsonl, resume).err().expect("refused");
+            assert!(e.to_string().contains("symlink"), "{e}");
+            assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious\n");
+        }
+        // A dangling one is refused too (it would create its target).
+        std::fs::remove_file(tmp_path(&out)).unwrap();
+        let nowhere = dir.path().join("created-by-the-run");
+        std::os::unix::fs::symlink(&nowhere, tmp_path(&out)).unwrap();
+        assert!(t.open(Format::Jsonl, false).is_err());
+        assert!(!nowhere.exists());
+    }
+
+    /// Issue 41, defect 6: `--resume` with a FIFO at `OUT.tmp` waited on it
+    /// for ever; it is refused at once now.
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_at_the_temporary_file_is_refused_without_waiting() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("o.jsonl");
+        let made = std::process::Command::new("mkfifo")
+            .arg(tmp_path(&out))
+            .status();
+        if !made.is_ok_and(|s| s.success()) {
+            eprintln!("skipped: mkfifo is not available");
+            return;
+        }
+        let (tx, rx) = std::sync::mpsc::channel();
+        let t = Target::of(&out);
+        std::thread::spawn(move || {
+            let r = t.open(Format::Jsonl, true).map(|_| ());
+            let _ = tx.send(r.map_err(|e| e.to_string()));
+        });
+        let got = rx
+            .recv_timeout(std::time::Duration::from_secs(30))
+            .expect("still waiting on the FIFO after 30 s");
+        let e = got.unwrap_err();
+        assert!(e.contains("not a regular file"), "{e}");
+    }
+
+    /// Issue 41, defect 5: two runs with the same output mixed their rows
+    /// (the one that exited 0 was left with the other's). The second is
+    /// refused while the first holds `OUT.tmp`, resumed or not; once the
+    /// first is done, the output is free again.
+    #[test]
+    fn a_second_run_on_the_same_output_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("o.jsonl");
+        let t = Target::of(&out);
+        let (mut first, _) = t.open(Format::Jsonl, false).unwrap();
+        first.write_row(&row("a")).unwrap();
+        for resume in [false, true] {
+            let e = t.open(Format::Jsonl, resume).err().expect("refused");
+            assert!(matches!(e, Error::Locked { .. }), "{e}");
+            assert!(e.to_string().contains("another run"), "{e}");
+        }
+        first.finish().unwrap();
+        t.commit().unwrap();
+        drop(first);
+        assert_eq!(std::fs::read_to_string(&out).unwrap().lines().count(), 1);
+        let (mut again, kept) = t.open(Format::Jsonl, true).unwrap();
+        assert_eq!(kept.rows(), 1);
+        again.write_row(&row("b")).unwrap();
+        again.finish().unwrap();
+        t.commit().unwrap();
+        let text = std::fs::read_to_string(&out).unwrap();
+        assert_eq!(text.lines().count(), 2, "{text}");
+    }
+
+    /// Issue 41, defect 6: a garbage last line was read whole when
+    /// resuming (983 MB for a 1 GB line). A line over
+    /// [`RESUME_LINE_LIMIT`] is taken for torn and cut, even one that
+    /// would parse as a row (its page is extracted again).
+    #[test]
+    fn resume_reads_a_bounded_length_of_any_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("o.jsonl");
+        let tmp = tmp_path(&out);
+        let mut bytes = serde_json::to_vec(&row("a")).unwrap();
+        bytes.push(b'\n');
+        let whole = bytes.len();
+        let mut big = row("big");
+        big.text = Some("x".repeat(RESUME_LINE_LIMIT as usize + 10));
+        bytes.extend(serde_json::to_vec(&big).unwrap());
+        bytes.push(b'\n');
+        bytes.extend(serde_json::to_vec(&row("c")).unwrap());
+        bytes.push(b'\n');
+        std::fs::write(&tmp, &bytes).unwrap();
+        drop(bytes);
+        let r = resume_jsonl(&out, &tmp).unwrap();
+        assert_eq!((r.rows(), r.count("a"), r.count("big")), (1, 1, 0));
+        assert_eq!(std::fs::metadata(&tmp).unwrap().len(), whole as u64);
     }
 
     #[test]

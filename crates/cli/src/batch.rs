@@ -11,7 +11,7 @@ use clap::{Args, ValueEnum};
 use unchaff::Extractor;
 use unchaff_batch::driver::{Driver, Stats};
 use unchaff_batch::sink::{self, Target};
-use unchaff_batch::{Progress, RowFormat, TextFormat, inputs};
+use unchaff_batch::{ErrorKind, Progress, RowFormat, TextFormat, inputs};
 
 use crate::{AlgorithmArgs, CliResult};
 
@@ -39,9 +39,10 @@ pub enum TextFormatArg {
 #[derive(Args)]
 #[command(
     after_help = "Exit status: 0 when every input was read; 1 when some input could not be \
-read or framed (a file that cannot be opened, a broken WARC record, a refused non-regular file \
-in a directory: each is a warning on stderr; the rows of everything else are written), when \
-nothing at all could be read, or on a usage error."
+read or framed (a file that cannot be opened, a refused non-regular file in a directory, a \
+stretch of a WARC that is not records: each is a warning on stderr; a broken WARC record: its \
+row's error, framing or truncated; the rows of everything else are written), when nothing at \
+all could be read, or on a usage error."
 )]
 pub struct BatchArgs {
     /// Inputs: directories (searched for .html, .htm, .html.gz), page files,
@@ -96,7 +97,7 @@ pub struct BatchArgs {
     /// same inputs and flags cover every page exactly once.
     #[arg(long, value_name = "I/N", value_parser = parse_shard)]
     shard: Option<inputs::Shard>,
-    /// Worker threads (default: all cores). The output does not depend on it.
+    /// Worker threads (default: all cores; at most 4 per core). The output does not depend on it.
     #[arg(long, short = 'j')]
     threads: Option<usize>,
     /// Keep the rows of a previous run's FILE.tmp (or FILE), skip their pages, append the rest.
@@ -119,6 +120,13 @@ pub struct BatchArgs {
     /// No progress bar and no summary (warnings about unreadable input still show).
     #[arg(long, short = 'q')]
     quiet: bool,
+}
+
+impl BatchArgs {
+    /// Whether the rows go to standard output (`--out -`).
+    pub fn writes_to_stdout(&self) -> bool {
+        self.out.as_os_str() == "-"
+    }
 }
 
 /// `I/N` with I < N.
@@ -184,15 +192,14 @@ pub fn run(a: BatchArgs) -> CliResult {
     let extractor = Extractor::new(&opts)?;
     let (sources, refused) = inputs::expand_with_warnings(&a.inputs)?;
     let bar = progress_bar(a.quiet, inputs::total_len(&sources));
-    let resume = match (a.resume, &target) {
-        (true, Target::File { out, tmp }) => sink::resume_jsonl(out, tmp)?,
-        _ => sink::Resume::default(),
-    };
     let format = match a.format {
         BatchFormat::Jsonl => sink::Format::Jsonl,
         BatchFormat::Parquet => sink::Format::Parquet,
     };
-    let mut out = target.open(format, a.resume)?;
+    // The output's temporary file, locked until the run is committed (a
+    // second run with the same --out is refused); with --resume, the rows
+    // of a cut run kept and counted.
+    let (mut out, resume) = target.open(format, a.resume)?;
     if let Some(path) = &a.timings {
         let f = std::fs::File::create(path)
             .map_err(|e| format!("--timings {}: {e}", path.display()))?;
@@ -220,11 +227,19 @@ pub fn run(a: BatchArgs) -> CliResult {
     bar.finish_and_clear();
     let writing = target.writing_to().to_path_buf();
     let in_out = |e: &dyn std::fmt::Display| format!("{}: {e}", writing.display());
+    // A reader of standard output that went away (`--out - | head`) ends
+    // the run quietly (the binary's main exits 0).
+    let sink_error = |e: io::Error| -> Box<dyn std::error::Error> {
+        match e.kind() {
+            io::ErrorKind::BrokenPipe => Box::new(e),
+            _ => in_out(&e).into(),
+        }
+    };
     let mut stats = stats.map_err(|e| match e {
-        unchaff_batch::Error::Sink(e) => in_out(&e),
-        e => e.to_string(),
+        unchaff_batch::Error::Sink(e) => sink_error(e),
+        e => e.to_string().into(),
     })?;
-    out.finish().map_err(|e| in_out(&e))?;
+    out.finish().map_err(sink_error)?;
     target.commit()?;
     stats.warnings.splice(0..0, refused);
 
@@ -243,10 +258,17 @@ pub fn run(a: BatchArgs) -> CliResult {
         };
         return Err(format!("nothing could be read ({why})").into());
     }
-    if !stats.warnings.is_empty() {
+    // A broken WARC record is one row with its error (framing,
+    // truncated), or a warning when it has no row: either way some input
+    // could not be read or framed.
+    let broken: usize = [ErrorKind::Framing, ErrorKind::Truncated]
+        .iter()
+        .filter_map(|k| stats.errors.get(k))
+        .sum();
+    if !stats.warnings.is_empty() || broken > 0 {
         return Err(format!(
-            "{} warning(s): some input could not be read or framed (see above); \
-             the rows of everything else were written",
+            "{} warning(s), {broken} broken WARC record(s): some input could not be read or \
+             framed (see above, and the rows' errors); the rows of everything else were written",
             stats.warnings.len()
         )
         .into());

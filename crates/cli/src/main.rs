@@ -171,6 +171,12 @@ struct AlgorithmArgs {
     comments: bool,
 }
 
+/// Default of `extract --timeout`, in seconds: `batch --page-timeout`'s.
+/// The slowest dev page takes well under a second; a page still running
+/// after a minute is built to hurt (issue 41: pages that took minutes of
+/// CPU ran with no deadline at all).
+const DEFAULT_TIMEOUT: &str = "60";
+
 #[derive(Args)]
 struct ExtractArgs {
     /// Pages: .html or .html.gz files, http(s) URLs (fetched), or "-" (standard input, also
@@ -193,9 +199,10 @@ struct ExtractArgs {
     /// A site template library: the page's site's entries (site = the --url host) are deleted first.
     #[arg(long, value_name = "FILE")]
     templates: Option<PathBuf>,
-    /// Give up on the page after this many seconds (an error at the deadline, in whatever stage it is).
-    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
-    timeout: Option<Duration>,
+    /// Give up on the page after this many seconds (an error at the deadline, in whatever stage it
+    /// is), as `batch --page-timeout` does.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, default_value = DEFAULT_TIMEOUT)]
+    timeout: Duration,
     /// Markdown: write links as [text](url), resolved against --url or the page's <base>.
     #[arg(long)]
     links: bool,
@@ -392,6 +399,10 @@ fn parse_key_value(s: &str) -> Result<(String, String), String> {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if writes_to_stdout(&cli.command) && !stdout_is_open() {
+        eprintln!("unchaff: standard output is closed: nowhere to write the results");
+        return ExitCode::FAILURE;
+    }
     let result = match cli.command {
         Command::Extract(a) => cmd_extract(a),
         Command::Eval(a) => cmd_eval(a),
@@ -408,6 +419,7 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
+        Err(e) if is_broken_pipe(e.as_ref()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("unchaff: {e}");
             ExitCode::FAILURE
@@ -415,7 +427,82 @@ fn main() -> ExitCode {
     }
 }
 
+/// Whether a command's results go to standard output.
+fn writes_to_stdout(c: &Command) -> bool {
+    match c {
+        Command::Batch(a) => a.writes_to_stdout(),
+        Command::Explain(a) => a.writes_to_stdout(),
+        Command::Serve(_) | Command::Train(_) | Command::Templates(TemplatesCommand::Learn(_)) => {
+            false
+        }
+        _ => true,
+    }
+}
+
 type CliResult = Result<(), Box<dyn std::error::Error>>;
+
+/// `println!` that returns the write error (`?`) instead of panicking: a
+/// reader that goes away (`unchaff … | head`) ends the command quietly
+/// ([`is_broken_pipe`]).
+macro_rules! outln {
+    ($($t:tt)*) => {
+        writeln!(std::io::stdout(), $($t)*)?
+    };
+}
+
+/// `print!` as [`outln!`].
+#[allow(unused_macros)]
+macro_rules! out {
+    ($($t:tt)*) => {
+        write!(std::io::stdout(), $($t)*)?
+    };
+}
+
+/// Whether an error is a write to a pipe whose reader has gone (`unchaff
+/// extract … | head`): the command stops there and exits 0 without a
+/// word, as ripgrep does.
+fn is_broken_pipe(e: &(dyn std::error::Error + 'static)) -> bool {
+    let mut cur = Some(e);
+    while let Some(e) = cur {
+        if let Some(io) = e.downcast_ref::<std::io::Error>()
+            && io.kind() == std::io::ErrorKind::BrokenPipe
+        {
+            return true;
+        }
+        cur = e.source();
+    }
+    false
+}
+
+/// Whether standard output is open. Started with it closed (`unchaff
+/// extract page >&-`), the Rust runtime opens `/dev/null` in its place
+/// (read-write), so the output is lost and the command exits 0. A
+/// descriptor 1 that is `/dev/null` opened read-write is taken for that;
+/// a shell's `>/dev/null` opens it write-only and is honoured.
+fn stdout_is_open() -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsFd;
+        use std::os::unix::fs::{FileTypeExt, MetadataExt};
+        let Ok(fd) = std::io::stdout().as_fd().try_clone_to_owned() else {
+            return false;
+        };
+        let read_write = rustix::fs::fcntl_getfl(&fd)
+            .is_ok_and(|f| f & rustix::fs::OFlags::RWMODE == rustix::fs::OFlags::RDWR);
+        if !read_write {
+            return true;
+        }
+        let null = std::fs::metadata("/dev/null");
+        match (std::fs::File::from(fd).metadata(), null) {
+            (Ok(out), Ok(null)) => !(out.file_type().is_char_device() && out.rdev() == null.rdev()),
+            _ => true,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        true
+    }
+}
 
 /// The options of an algorithm choice. Metadata is left to JSON output
 /// (batch turns it back on): text, Markdown and HTML never print it.
@@ -481,7 +568,7 @@ fn cmd_extract(a: ExtractArgs) -> CliResult {
         .with_markdown_title(!a.no_title)
         .with_max_input_bytes(a.max_bytes);
     opts.templates = a.templates.clone();
-    opts.timeout = a.timeout;
+    opts.timeout = Some(a.timeout);
     let extractor = Extractor::new(&opts)?;
     let inputs = if a.inputs.is_empty() {
         vec!["-".to_owned()]
@@ -854,15 +941,15 @@ fn cmd_eval(a: EvalArgs) -> CliResult {
     if let Some(mut out) = pages_out {
         out.flush()?;
     }
-    println!("algorithm: {}", extractor.method());
-    print_table(&rows, a.markdown);
+    outln!("algorithm: {}", extractor.method());
+    print_table(&rows, a.markdown)?;
     if a.leaf {
-        print_leaf_table(&leaf_rows, a.markdown);
+        print_leaf_table(&leaf_rows, a.markdown)?;
     }
     if let Some(base) = &a.compare {
-        println!("\ncompared with {}:", base.display());
+        outln!("\ncompared with {}:", base.display());
         for c in &comparisons {
-            print!("{}", report::format_comparison(c));
+            out!("{}", report::format_comparison(c));
         }
     }
     if errors_total > 0 {
@@ -877,7 +964,7 @@ type LeafRow = (String, Vec<(f64, f64, f64)>);
 /// Prints paper 5's leaf-level figures: per folder the mean over its
 /// pages with gold of each page's leaf precision, recall and F1, then the
 /// mean over folders. A page that failed to extract has no figure.
-fn print_leaf_table(rows: &[LeafRow], markdown: bool) {
+fn print_leaf_table(rows: &[LeafRow], markdown: bool) -> CliResult {
     let mean = |v: &mut dyn Iterator<Item = f64>| {
         let (s, n) = v.fold((0.0, 0usize), |(s, n), x| (s + x, n + 1));
         if n == 0 { 0.0 } else { s / n as f64 }
@@ -896,43 +983,49 @@ fn print_leaf_table(rows: &[LeafRow], markdown: bool) {
     let total = lines.iter().map(|l| l.1).sum();
     let overall = [0, 1, 2].map(|k| mean(&mut lines.iter().map(|l| l.2[k])));
     lines.push(("mean".to_owned(), total, overall));
-    println!();
+    outln!();
     if markdown {
-        println!("| folder | pages | leaf P | leaf R | leaf F1 |");
-        println!("|---|---:|---:|---:|---:|");
+        outln!("| folder | pages | leaf P | leaf R | leaf F1 |");
+        outln!("|---|---:|---:|---:|---:|");
         for (name, n, [p, r, f]) in &lines {
             let name = match name.as_str() {
                 "mean" => "**mean**".to_owned(),
                 _ => name.clone(),
             };
-            println!("| {name} | {n} | {p:.3} | {r:.3} | {f:.3} |");
+            outln!("| {name} | {n} | {p:.3} | {r:.3} | {f:.3} |");
         }
     } else {
         let w = lines.iter().map(|l| l.0.len()).max().unwrap_or(6).max(6);
-        println!(
+        outln!(
             "{:w$}  {:>5}  {:>6}  {:>6}  {:>7}",
-            "folder", "pages", "leaf P", "leaf R", "leaf F1"
+            "folder",
+            "pages",
+            "leaf P",
+            "leaf R",
+            "leaf F1"
         );
         for (name, n, [p, r, f]) in &lines {
-            println!("{name:w$}  {n:>5}  {p:>6.3}  {r:>6.3}  {f:>7.3}");
+            outln!("{name:w$}  {n:>5}  {p:>6.3}  {r:>6.3}  {f:>7.3}");
         }
     }
+    Ok(())
 }
 
-fn print_table(rows: &[FolderScores], markdown: bool) {
+fn print_table(rows: &[FolderScores], markdown: bool) -> CliResult {
     // Both formats end with the mean over folders.
     if markdown {
-        print!("{}", report::format_markdown(rows));
+        out!("{}", report::format_markdown(rows));
     } else {
-        print!("{}", report::format_table(rows));
+        out!("{}", report::format_table(rows));
     }
+    Ok(())
 }
 
 fn cmd_score(a: ScoreArgs) -> CliResult {
     let ds = Dataset::open(&a.data)?;
     let preds = unchaff_eval::outputs::load(&a.outputs)?;
     let row = report::score_folder(&ds, &preds)?;
-    print_table(&[row], a.markdown);
+    print_table(&[row], a.markdown)?;
     Ok(())
 }
 
@@ -952,29 +1045,32 @@ fn cmd_algorithms(a: AlgorithmsArgs) -> CliResult {
         } else {
             ""
         };
-        println!("{:width$}  {}{default}", m.name(), m.summary());
+        outln!("{:width$}  {}{default}", m.name(), m.summary());
         if a.params || a.name.is_some() {
-            print_params(m);
+            print_params(m)?;
         }
     }
     Ok(())
 }
 
 /// One line per parameter of `m`: `-p name=default  (range)  meaning`.
-fn print_params(m: Method) {
+fn print_params(m: Method) -> CliResult {
     let params = m.params();
     if params.is_empty() {
-        println!("    (no parameters)");
-        return;
+        outln!("    (no parameters)");
+        return Ok(());
     }
     let width = params.iter().map(|p| p.name.len()).max().unwrap_or(0);
     for p in params {
-        println!(
+        outln!(
             "    -p {:width$}  default {}; {}",
-            p.name, p.default, p.range
+            p.name,
+            p.default,
+            p.range
         );
-        println!("        {}", p.meaning);
+        outln!("        {}", p.meaning);
     }
+    Ok(())
 }
 
 fn cmd_bench(a: BenchArgs) -> CliResult {
@@ -1022,7 +1118,7 @@ fn cmd_bench(a: BenchArgs) -> CliResult {
     let (wall, times, errors) = best.expect("at least one timed pass");
     let secs = wall.as_secs_f64();
     let mb = bytes as f64 / 1e6;
-    println!(
+    outln!(
         "algorithm {}  threads {}  pages {}  HTML {:.1} MB  best of {} passes",
         extractor.method(),
         a.threads.max(1),
@@ -1030,7 +1126,7 @@ fn cmd_bench(a: BenchArgs) -> CliResult {
         mb,
         a.repeat.max(1)
     );
-    println!(
+    outln!(
         "wall {:.3} s  {:.1} pages/s  {:.1} MB/s  ({:.3} ms/page)",
         secs,
         pages.len() as f64 / secs,
@@ -1038,7 +1134,7 @@ fn cmd_bench(a: BenchArgs) -> CliResult {
         secs * 1e3 / pages.len() as f64
     );
     let total = times.total().as_secs_f64().max(1e-12);
-    println!("stage       time (s, summed over threads)   share");
+    outln!("stage       time (s, summed over threads)   share");
     for (name, d) in [
         ("decode", times.decode),
         ("parse", times.parse),
@@ -1046,14 +1142,14 @@ fn cmd_bench(a: BenchArgs) -> CliResult {
         ("algorithm", times.algorithm),
         ("render", times.render),
     ] {
-        println!(
+        outln!(
             "{name:10}  {:>10.3}                      {:>5.1}%",
             d.as_secs_f64(),
             100.0 * d.as_secs_f64() / total
         );
     }
     if errors > 0 {
-        println!("{errors} pages gave an error");
+        outln!("{errors} pages gave an error");
     }
     Ok(())
 }
@@ -1097,22 +1193,26 @@ fn cmd_train(a: TrainArgs) -> CliResult {
     );
     if a.explain {
         let c = model.centres.clone().unwrap_or_default();
-        println!(
+        outln!(
             "Length_Threshold    {:10.3}  (k-means centres {:.3} and {:.3})",
-            model.length_threshold, c.length[0], c.length[1]
+            model.length_threshold,
+            c.length[0],
+            c.length[1]
         );
-        println!(
+        outln!(
             "Cn_Threshold        {:10.3}  (k-means centres {:.3} and {:.3})",
-            model.cn_threshold, c.cn[0], c.cn[1]
+            model.cn_threshold,
+            c.cn[0],
+            c.cn[1]
         );
-        println!(
+        outln!(
             "Frequency_Threshold {:10.3}  (mean over all sites; each site uses its own mean)",
             model.frequency_threshold
         );
         for (site, keys) in &model.sites {
-            println!("site {site}  (threshold {:.2})", pc::site_threshold(keys));
+            outln!("site {site}  (threshold {:.2})", pc::site_threshold(keys));
             for (k, f) in keys {
-                println!("  {f:4}  {k}");
+                outln!("  {f:4}  {k}");
             }
         }
     }
@@ -1196,13 +1296,13 @@ fn cmd_train_svm(a: TrainArgs) -> CliResult {
         neg.len()
     );
     let (cx, cy) = balanced_sample(&pos, &neg, a.cv_samples, SVM_SEED);
-    println!(
+    outln!(
         "{}-fold cross-validation on {} balanced samples",
         a.folds,
         cy.len()
     );
-    println!("| C | gamma | accuracy | F1 (content) |");
-    println!("|---|---|---|---|");
+    outln!("| C | gamma | accuracy | F1 (content) |");
+    outln!("|---|---|---|---|");
     let mut best: Option<(f64, f64, svm::CvScore)> = None;
     for &c in &SVM_GRID_C {
         for &gamma in &SVM_GRID_GAMMA {
@@ -1212,14 +1312,14 @@ fn cmd_train_svm(a: TrainArgs) -> CliResult {
                 ..svm::TrainParams::default()
             };
             let s = svm::cross_validate(&cx, ts::FEATURES, &cy, &p, a.folds, SVM_SEED)?;
-            println!("| {c} | {gamma} | {:.4} | {:.4} |", s.accuracy, s.f1);
+            outln!("| {c} | {gamma} | {:.4} | {:.4} |", s.accuracy, s.f1);
             if best.is_none_or(|(_, _, b)| s.accuracy > b.accuracy) {
                 best = Some((c, gamma, s));
             }
         }
     }
     let (c, gamma, s) = best.ok_or("empty grid")?;
-    println!(
+    outln!(
         "chosen: C = {c}, gamma = {gamma} (CV accuracy {:.4})",
         s.accuracy
     );
@@ -1237,7 +1337,7 @@ fn cmd_train_svm(a: TrainArgs) -> CliResult {
         y.len()
     );
     std::fs::write(out_path(&a)?, model.to_json() + "\n")?;
-    println!(
+    outln!(
         "final model: {} samples, {} support vectors, {} SMO iterations, {:.2} s",
         y.len(),
         model.support_count(),
@@ -1427,9 +1527,9 @@ fn train_auto_and_write(
             let counts = m.split_counts();
             let mut order: Vec<usize> = (0..counts.len()).collect();
             order.sort_by_key(|&i| std::cmp::Reverse(counts[i]));
-            println!("{stage} stage, splits per feature:");
+            outln!("{stage} stage, splits per feature:");
             for i in order {
-                println!("  {:6}  {}", counts[i], names[i]);
+                outln!("  {:6}  {}", counts[i], names[i]);
             }
         }
     }
@@ -1485,7 +1585,7 @@ fn cmd_templates_learn(a: TemplatesLearnArgs) -> CliResult {
     let mut lib = Library::open(&a.db)?;
     for (site, pages) in &by_site {
         let r = lib.learn(site, pages)?;
-        println!(
+        outln!(
             "{site}: {} pages, {} batches, {} entries added, {} pages pending",
             pages.len(),
             r.batches,
@@ -1501,13 +1601,13 @@ fn cmd_templates_show(a: TemplatesShowArgs) -> CliResult {
     match a.site {
         Some(site) => {
             for (tag, text, _) in lib.site(&site)?.entries {
-                println!("{tag}\t{text}");
+                outln!("{tag}\t{text}");
             }
         }
         None => {
-            println!("site\tentries\tpending pages");
+            outln!("site\tentries\tpending pages");
             for (site, n, pending) in lib.sites()? {
-                println!("{site}\t{n}\t{pending}");
+                outln!("{site}\t{n}\t{pending}");
             }
         }
     }

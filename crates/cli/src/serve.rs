@@ -39,11 +39,22 @@ pub struct ServeArgs {
     /// stream); past it, 408 and the connection is closed.
     #[arg(long, value_name = "SECONDS", default_value_t = unchaff_serve::DEFAULT_BODY_TIMEOUT.as_secs_f64())]
     body_timeout: f64,
+    /// Slowest request body accepted, bytes per second on average (judged after 2 s); a
+    /// slower one is cut off (408; /batch: the stream ends), and when the connection cap is
+    /// reached its connection is the first closed to make room.
+    #[arg(long, value_name = "BYTES", default_value_t = unchaff_serve::DEFAULT_MIN_BODY_RATE)]
+    min_body_rate: u64,
+    /// Memory for request bodies in flight, all requests together, in bytes; a body that
+    /// does not fit gets 503 with Retry-After (/batch waits for room, within the body timeout).
+    #[arg(long, value_name = "BYTES", default_value_t = unchaff_serve::DEFAULT_BODY_MEMORY)]
+    body_memory: usize,
     /// Seconds one page's extraction may take, checked inside every stage; past it, 504
     /// (/batch: a "timeout" row). A request's `timeout` parameter may only shorten it.
     #[arg(long, value_name = "SECONDS", default_value_t = unchaff_serve::DEFAULT_EXTRACT_TIMEOUT.as_secs_f64())]
     extract_timeout: f64,
-    /// Most open client connections; more are closed as soon as they are accepted.
+    /// Most open client connections. At the cap, the connection idle longest (1 s or more)
+    /// or with the slowest body (under --min-body-rate) is closed to make room; when every
+    /// one is working, the new one is closed at once.
     #[arg(long, value_name = "N", default_value_t = unchaff_serve::DEFAULT_MAX_CONNECTIONS)]
     max_connections: usize,
     /// On SIGTERM or SIGINT the server stops accepting and finishes the requests in
@@ -101,6 +112,8 @@ pub fn run_serve(a: ServeArgs) -> CliResult {
     c.header_timeout = secs("header-timeout", a.header_timeout)?;
     c.body_timeout = secs("body-timeout", a.body_timeout)?;
     c.extract_timeout = secs("extract-timeout", a.extract_timeout)?;
+    c.min_body_rate = a.min_body_rate;
+    c.body_memory = a.body_memory;
     c.max_connections = a.max_connections;
     c.shutdown_timeout = secs("shutdown-timeout", a.shutdown_timeout)?;
     c.retry_after = a.retry_after;
@@ -147,6 +160,13 @@ pub struct ExplainArgs {
     no_tables: bool,
     #[command(flatten)]
     alg: AlgorithmArgs,
+}
+
+impl ExplainArgs {
+    /// Whether the report goes to standard output (`--out -`).
+    pub fn writes_to_stdout(&self) -> bool {
+        self.out.as_os_str() == "-"
+    }
 }
 
 pub fn run_explain(a: ExplainArgs) -> CliResult {

@@ -204,10 +204,14 @@ fn warc_gz_every_html_record_gives_a_row() {
     std::fs::write(&warc, test_warc(true, true)).unwrap();
     let out = dir.path().join("out.jsonl");
     let (o, rows) = batch(&[warc.to_str().unwrap()], &out);
-    // The cut record is a warning: the exit status says some input could
-    // not be read, and the rows are all there.
+    // The cut record is its row's error: the exit status says some input
+    // could not be read, and the rows are all there.
     assert!(!o.status.success(), "{}", stderr(&o));
-    assert!(stderr(&o).contains("record cut short"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("1 broken WARC record"),
+        "{}",
+        stderr(&o)
+    );
     // The PNG, the request and the warcinfo give no row; every HTML response does.
     assert_eq!(
         ids(&rows),
@@ -719,10 +723,12 @@ fn broken_warc_records_cost_one_row_each() {
             assert_eq!(rows[0]["warc_date"], "2026-01-01T00:00:00Z");
             assert_eq!(rows[0]["http_status"], 200);
             assert_eq!(rows[0]["content_type"], "text/html");
-            // The bad framing is a warning, counted, and the exit status says so.
+            // The bad framing is its row's error, counted, and the exit
+            // status says so; no warning besides.
             assert!(!o.status.success(), "{case}");
             let e = stderr(&o);
-            assert!(e.contains("1 warnings"), "{case}");
+            assert!(e.contains("1 broken WARC record"), "{case}");
+            assert!(!e.contains("warnings"), "{case}");
             assert!(
                 e.contains("WARC records skipped: 2 not 2xx, 1 revisit"),
                 "{case}"
@@ -1168,4 +1174,129 @@ fn dedup_drops_segments_repeated_on_a_sites_pages() {
 /// The library's SimHash (what `--simhash` must write).
 fn unchaff_simhash(text: &str) -> u64 {
     unchaff::hash::simhash(text)
+}
+
+/// Issue 41, defect 6: `unchaff batch a.html /nonexistent.html` exited
+/// before writing anything; a stale line of an @LIST killed a crawl. Each
+/// is a warning now: counted, exit status 1, every other row written.
+#[test]
+fn missing_paths_are_warnings_and_every_other_row_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let page = |i: usize| {
+        let p = dir.path().join(format!("p{i}.html"));
+        std::fs::write(&p, article(&format!("Page {i}"), "words of a page")).unwrap();
+        p
+    };
+    let (p0, p1, p2) = (page(0), page(1), page(2));
+    let list = dir.path().join("list");
+    std::fs::write(
+        &list,
+        format!(
+            "{}\n{}\n{}\n",
+            p0.display(),
+            dir.path().join("stale.html").display(),
+            p1.display()
+        ),
+    )
+    .unwrap();
+    let out = dir.path().join("out.jsonl");
+    let o = unchaff()
+        .args(["batch", "--out"])
+        .arg(&out)
+        .arg(&p2)
+        .arg("/nonexistent.html")
+        .arg(format!("@{}", list.display()))
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    let e = stderr(&o);
+    assert!(e.contains("/nonexistent.html: "), "{e}");
+    assert!(e.contains("stale.html: "), "{e}");
+    assert!(e.contains("2 warnings"), "{e}");
+    let rows = std::fs::read_to_string(&out).unwrap();
+    assert_eq!(rows.lines().count(), 3, "{rows}");
+}
+
+/// Issue 41, defect 5: two runs with the same --out lost rows (the one
+/// that exited 0 was left with the other's; two --resume runs wrote 350
+/// rows for 200 pages). While one run writes, a second is refused with a
+/// clear error, and the first one's output is its own.
+#[cfg(unix)]
+#[test]
+fn a_second_run_on_the_same_output_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let pages = dir.path().join("pages");
+    page_dir(&pages, 4);
+    // The first run reads a FIFO, so it is still writing while the
+    // second starts.
+    let fifo = dir.path().join("slow.html");
+    assert!(
+        Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    let out = dir.path().join("out.jsonl");
+    let first = unchaff()
+        .args(["batch", "--quiet", "--out"])
+        .arg(&out)
+        .arg(&pages)
+        .arg(&fifo)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Wait for the first run to take the output (it blocks on the FIFO after).
+    let tmp = dir.path().join("out.jsonl.tmp");
+    for _ in 0..600 {
+        if tmp.exists() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    assert!(tmp.exists(), "the first run did not start");
+    let other = dir.path().join("other.html");
+    std::fs::write(&other, article("Other", "a page of the second run")).unwrap();
+    for resume in [false, true] {
+        let mut c = unchaff();
+        c.args(["batch", "--quiet", "--out"]).arg(&out).arg(&other);
+        if resume {
+            c.arg("--resume");
+        }
+        let o = c.output().unwrap();
+        assert!(!o.status.success(), "resume {resume}");
+        assert!(
+            stderr(&o).contains("another run is writing"),
+            "resume {resume}: {}",
+            stderr(&o)
+        );
+    }
+    std::fs::write(&fifo, article("Slow", "the page read through a FIFO")).unwrap();
+    let o = first.wait_with_output().unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let rows: Vec<Value> = std::fs::read_to_string(&out)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), 5);
+    assert!(rows.iter().all(|r| r["id"] != "other"), "{rows:?}");
+}
+
+/// Issue 41, defect 2: a symlink planted at OUT.tmp had the run truncate
+/// and overwrite its target.
+#[cfg(unix)]
+#[test]
+fn a_symlink_planted_at_the_temporary_file_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let pages = dir.path().join("pages");
+    page_dir(&pages, 2);
+    let victim = dir.path().join("victim.txt");
+    std::fs::write(&victim, "precious").unwrap();
+    let out = dir.path().join("out.jsonl");
+    std::os::unix::fs::symlink(&victim, dir.path().join("out.jsonl.tmp")).unwrap();
+    let (o, _) = batch(&[pages.to_str().unwrap()], &out);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("symlink"), "{}", stderr(&o));
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
 }

@@ -102,3 +102,84 @@ fn timeout_flag_gives_a_timeout_error() {
         .unwrap();
     assert!(!o.status.success());
 }
+
+/// Issue 41: `extract` had no deadline unless asked for one; it has
+/// `batch --page-timeout`'s (60 s) by default now.
+#[test]
+fn extract_has_a_default_deadline() {
+    let o = unchaff().args(["extract", "--help"]).output().unwrap();
+    let help = String::from_utf8_lossy(&o.stdout);
+    let line = help
+        .split("--timeout")
+        .nth(1)
+        .and_then(|rest| rest.split("\n  -").next())
+        .unwrap_or_default()
+        .to_owned();
+    assert!(line.contains("[default: 60]"), "{help}");
+}
+
+/// Issue 41: `unchaff extract … | head` printed "Broken pipe (os error
+/// 32)" and exited 1; it stops quietly now, with status 0, as ripgrep
+/// does — also for the commands that print tables and lists.
+#[test]
+fn a_reader_that_goes_away_ends_the_command_quietly() {
+    let page = std::env::temp_dir().join(format!("unchaff-pipe-{}.html", std::process::id()));
+    let para = "<p>A paragraph of the long page, long enough to be kept as content.</p>\n";
+    std::fs::write(&page, format!("<html><body>{}", para.repeat(20_000))).unwrap();
+    let runs: [&[&str]; 3] = [
+        &["extract", page.to_str().unwrap()],
+        &["extract", "-f", "markdown", page.to_str().unwrap()],
+        &["algorithms", "--params"],
+    ];
+    for args in runs {
+        let mut child = unchaff()
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // The reader goes away before the first byte is written.
+        drop(child.stdout.take());
+        let o = child.wait_with_output().unwrap();
+        assert!(
+            o.status.success(),
+            "{args:?}: {:?} {}",
+            o.status,
+            stderr(&o)
+        );
+        assert_eq!(stderr(&o), "", "{args:?}");
+    }
+    let _ = std::fs::remove_file(&page);
+}
+
+/// Issue 41: started with standard output closed (`>&-`), `extract`
+/// exited 0 with its output gone; it is an error now.
+#[cfg(unix)]
+#[test]
+fn closed_standard_output_is_an_error() {
+    let o = Command::new("/bin/sh")
+        .arg("-c")
+        .arg("exec \"$0\" extract \"$1\" >&-")
+        .arg(env!("CARGO_BIN_EXE_unchaff"))
+        .arg(example())
+        .output()
+        .unwrap();
+    assert!(!o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("standard output is closed"),
+        "{}",
+        stderr(&o)
+    );
+    // Writing a report to a file needs no standard output.
+    let out = std::env::temp_dir().join(format!("unchaff-closed-{}.html", std::process::id()));
+    let o = Command::new("/bin/sh")
+        .arg("-c")
+        .arg("exec \"$0\" explain \"$1\" --out \"$2\" >&-")
+        .arg(env!("CARGO_BIN_EXE_unchaff"))
+        .arg(example())
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let _ = std::fs::remove_file(&out);
+}

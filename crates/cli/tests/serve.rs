@@ -654,3 +654,117 @@ fn the_extraction_deadline_gives_504() {
     assert_eq!(r.status, 200);
     assert_eq!(r.text().matches("\"kind\":\"timeout\"").count(), 2);
 }
+
+/// Issue 41, defect 9a: a `/batch` body trickling in one byte at a time
+/// held its connection for as long as the client liked (the body timeout
+/// was per piece). Slower than the minimum rate past its grace, the
+/// stream is ended; `/extract` answers 408.
+#[test]
+fn a_body_slower_than_the_minimum_rate_is_cut_off() {
+    let server = Server::start(&["--min-body-rate", "1000"]);
+    for path in ["/batch", "/extract"] {
+        let mut s = server.connect();
+        s.write_all(
+            format!("POST {path} HTTP/1.1\r\nHost: t\r\nContent-Length: 100000\r\n\r\n").as_bytes(),
+        )
+        .unwrap();
+        if path == "/batch" {
+            // The stream's head comes at once; its end is what counts.
+            let mut head = Vec::new();
+            let mut b = [0u8; 1];
+            while !head.ends_with(b"\r\n\r\n") {
+                s.read_exact(&mut b).unwrap();
+                head.push(b[0]);
+            }
+            assert!(head.starts_with(b"HTTP/1.1 200"));
+        }
+        // A byte every 0.2 s: 5 bytes/s, within the 30 s body timeout's
+        // pieces but far under 1,000 bytes/s.
+        let start = Instant::now();
+        let mut cut = false;
+        while start.elapsed() < Duration::from_secs(20) {
+            if s.write_all(b"{").is_err() || peer_spoke(&s) {
+                cut = true;
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(200));
+        }
+        assert!(cut, "{path}: still reading after 20 s");
+    }
+    server.wait_until("the slow bodies counted", |s| {
+        s.metric("unchaff_errors_total{kind=\"slow_body\"}") >= 2.0
+    });
+}
+
+/// Issue 41, defect 9a: connections that send nothing (or a body far
+/// too slowly) held the connection cap, and every new client was refused.
+/// At the cap, the most idle one makes room now.
+#[test]
+fn at_the_connection_cap_an_idle_connection_makes_room() {
+    let server = Server::start(&["--max-connections", "8"]);
+    let idle: Vec<TcpStream> = (0..8).map(|_| server.connect()).collect();
+    server.wait_until("the idle connections are open", |_| true);
+    // Past the idle grace (1 s).
+    std::thread::sleep(Duration::from_millis(1500));
+    let page = article("Apples", "apples fall far from the trees");
+    for _ in 0..3 {
+        let r = server.post("/extract", page.as_bytes());
+        assert_eq!(r.status, 200, "{}", r.text());
+    }
+    assert!(server.metric("unchaff_errors_total{kind=\"connection_reclaimed\"}") >= 1.0);
+    assert!(server.metric("unchaff_errors_total{kind=\"connection_limit\"}") == 0.0);
+    drop(idle);
+}
+
+/// Issue 41, defect 9b: bodies were read whole before admission, with no
+/// cap on them all: 150 stalled 16 MiB uploads took 2.75 GB. The bodies
+/// in flight share a memory budget now; past it, 503.
+#[test]
+fn bodies_in_flight_share_a_memory_budget() {
+    let server = Server::start(&["--max-body", "1000000", "--body-memory", "1000000"]);
+    // A stalled upload that has sent 900 KB of its 1 MB.
+    let mut stalled = server.connect();
+    stalled
+        .write_all(b"POST /extract HTTP/1.1\r\nHost: t\r\nContent-Length: 1000000\r\n\r\n")
+        .unwrap();
+    stalled.write_all(&vec![b'x'; 900_000]).unwrap();
+    server.wait_until("the stalled body is counted", |s| {
+        s.metric("unchaff_body_bytes") >= 890_000.0
+    });
+    let page = article("Apples", "apples fall far from the trees").repeat(200);
+    assert!(page.len() > 100_000);
+    let r = server.post("/extract", page.as_bytes());
+    assert_eq!(r.status, 503, "{}", r.text());
+    assert!(r.text().contains("body_memory"), "{}", r.text());
+    assert!(r.header("retry-after").is_some());
+    // Once the stalled client goes, its memory is free again.
+    drop(stalled);
+    server.wait_until("the stalled body is gone", |s| {
+        s.metric("unchaff_body_bytes") == 0.0
+    });
+    let r = server.post("/extract", page.as_bytes());
+    assert_eq!(r.status, 200, "{}", r.text());
+}
+
+/// Issue 41: `POST /explain` with a raw HTML body answered 400 (curl
+/// labels a --data-binary body form-encoded); it takes one as `/extract`
+/// does.
+#[test]
+fn explain_takes_a_raw_html_body() {
+    let server = Server::start(&[]);
+    let page = article("Pears", "pears ripen from the inside out");
+    for headers in [
+        &[("Content-Type", "application/x-www-form-urlencoded")][..],
+        &[("Content-Type", "text/html")],
+        &[],
+    ] {
+        let r = server.request(
+            "POST",
+            "/explain?url=https://o.example/p",
+            headers,
+            page.as_bytes(),
+        );
+        assert_eq!(r.status, 200, "{headers:?}: {}", r.text());
+        assert!(r.text().contains("pears ripen"), "{headers:?}");
+    }
+}

@@ -29,6 +29,17 @@ const ROW_H: f32 = 15.0;
 /// Width of the feature labels in a block's contribution chart.
 const LABEL_W: f32 = 170.0;
 
+/// Blocks shown one by one in a report; the rest are summed up in one
+/// line. A block is about 2.5 KB of report: a page of 200,000 blocks made
+/// a 0.5 GB report (issue 41). The dev data's most is 6,100 blocks; a
+/// reader looks at the first few thousand at most, and the extracted text
+/// beside them is whole.
+pub const MAX_SHOWN_BLOCKS: usize = 3_000;
+
+/// Bars of the overview chart at most (1,000 units wide): past it, each
+/// bar stands for a run of consecutive blocks.
+const MAX_BARS: usize = 1_000;
+
 const STYLE: &str = r#"
 :root{--kept:#1a7f37;--kept-bg:#e8f5ec;--drop:#8c959f;--drop-bg:#f6f8fa;--part:#bf8700;--part-bg:#fff8e1;--neg:#cf222e;--ink:#1f2328;--mute:#59636e;--line:#d0d7de}
 *{box-sizing:border-box}
@@ -143,12 +154,10 @@ pub fn render_html(r: &Report) -> String {
     overview(&mut o, r);
     o.push_str("<main class=\"cols\"><div class=\"blocks\">\n");
     let scale = score_scale(r);
+    let shown = &r.blocks[..r.blocks.len().min(MAX_SHOWN_BLOCKS)];
     let mut k = 0;
-    while k < r.blocks.len() {
-        let run = r.blocks[k..]
-            .iter()
-            .take_while(|b| b.kept == Kept::No)
-            .count();
+    while k < shown.len() {
+        let run = shown[k..].iter().take_while(|b| b.kept == Kept::No).count();
         if run >= MIN_RUN {
             let chars: u64 = r.blocks[k..k + run].iter().map(|b| b.chars as u64).sum();
             let _ = writeln!(
@@ -158,15 +167,29 @@ pub fn render_html(r: &Report) -> String {
                 k,
                 k + run - 1
             );
-            for b in &r.blocks[k..k + run] {
+            for b in &shown[k..k + run] {
                 block(&mut o, r, b, &scale);
             }
             o.push_str("</details>\n");
             k += run;
         } else {
-            block(&mut o, r, &r.blocks[k], &scale);
+            block(&mut o, r, &shown[k], &scale);
             k += 1;
         }
+    }
+    let rest = &r.blocks[shown.len()..];
+    if !rest.is_empty() {
+        let kept = rest.iter().filter(|b| b.kept != Kept::No).count();
+        let chars: u64 = rest.iter().map(|b| b.chars as u64).sum();
+        let _ = writeln!(
+            o,
+            "<p class=\"note\">blocks {}–{}: {} more blocks, {kept} of them kept, {chars} \
+             characters, not shown one by one (a report shows the first {MAX_SHOWN_BLOCKS}); \
+             the extracted text beside is whole.</p>",
+            shown.len(),
+            r.blocks.len() - 1,
+            rest.len()
+        );
     }
     if r.blocks.is_empty() {
         o.push_str("<p class=\"note\">The page has no text blocks.</p>");
@@ -248,7 +271,9 @@ fn overview(o: &mut String, r: &Report) {
         .map(|b| b.density)
         .fold(0f32, f32::max)
         .max(1.0);
-    let w = (CHART_W - AXIS_W) / n as f32;
+    // One bar a block, or a run of blocks on a long page.
+    let per_bar = n.div_ceil(MAX_BARS);
+    let w = (CHART_W - AXIS_W) / n.div_ceil(per_bar) as f32;
     let gap = if w > 3.0 { 1.0 } else { 0.0 };
     let h = PANEL_H * 2.0 + 34.0;
     let _ = write!(
@@ -275,8 +300,22 @@ fn overview(o: &mut String, r: &Report) {
         bottom_top + PANEL_H,
         bottom_top + PANEL_H
     );
-    for (i, b) in r.blocks.iter().enumerate() {
-        let x = AXIS_W + i as f32 * w;
+    // A run's bar: the highest score and density of the run; kept when
+    // any of it is.
+    let bars = r.blocks.chunks(per_bar).map(|run| {
+        let first = &run[0];
+        let mut bar = first.clone();
+        bar.score = run.iter().filter_map(|b| b.score).reduce(f32::max);
+        bar.density = run.iter().map(|b| b.density).fold(0f32, f32::max);
+        bar.kept = match run.iter().find(|b| b.kept != Kept::No) {
+            Some(b) => b.kept,
+            None => Kept::No,
+        };
+        bar
+    });
+    for (j, b) in bars.enumerate() {
+        let i = j * per_bar;
+        let x = AXIS_W + j as f32 * w;
         let s = b.score.map_or(0.0, &scale);
         let sh = (s * PANEL_H).max(0.5);
         // Square root: a few dense blocks would flatten the rest.

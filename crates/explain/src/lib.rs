@@ -29,7 +29,7 @@ use unchaff::annotate::Page;
 use unchaff::dom::Edge;
 use unchaff::{Extractor, Input, Method, Options};
 
-pub use html::{CSP, render_html};
+pub use html::{CSP, MAX_SHOWN_BLOCKS, render_html};
 
 /// Reasons listed per block and model stage: the features that moved its
 /// margin most (more are rarely more than noise, and a row each).

@@ -157,3 +157,34 @@ fn empty_pages_and_bad_parameters() {
     let bad = Options::new().with_param("nope", "1");
     assert!(explain(Input::new(b"<p>x</p>"), &bad).is_err());
 }
+
+/// Issue 41, defect 9d: a report had ~2.5 KB a block, and an element-dense
+/// page made one of 0.5-1.5 GB. Past [`crate::MAX_SHOWN_BLOCKS`] blocks the
+/// rest are summed up in one line, and the overview has at most a bar a
+/// few blocks: the report's size stops growing with the blocks.
+#[test]
+fn long_pages_make_bounded_reports() {
+    let size = |blocks: usize| {
+        let html = format!(
+            "<html><body>{}",
+            (0..blocks)
+                .map(|i| format!("<p>paragraph {i} of a long page, a sentence or so.</p>"))
+                .collect::<String>()
+        );
+        let opts = unchaff::Options::new().with_max_elements(10_000_000);
+        let r = crate::explain(unchaff::Input::new(html.as_bytes()), &opts).unwrap();
+        assert_eq!(r.blocks.len(), blocks);
+        let doc = crate::render_html(&r);
+        (doc.len(), doc)
+    };
+    let (small, _) = size(crate::MAX_SHOWN_BLOCKS);
+    let (large, doc) = size(crate::MAX_SHOWN_BLOCKS * 10);
+    assert!(
+        doc.contains("not shown one by one"),
+        "the rest is summed up"
+    );
+    // The extracted text grows with the page (a line a block); the
+    // blocks' part does not.
+    let text_growth = (crate::MAX_SHOWN_BLOCKS * 9) * 80;
+    assert!(large < small + text_growth, "{small} -> {large}");
+}

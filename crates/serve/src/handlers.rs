@@ -4,7 +4,6 @@
 use std::collections::VecDeque;
 use std::convert::Infallible;
 use std::sync::Arc;
-use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 use axum::Router;
@@ -15,11 +14,12 @@ use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use http_body_util::BodyExt;
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::{OwnedSemaphorePermit, mpsc, oneshot};
 use unchaff::Input;
 use unchaff_batch::{ErrorKind, Page, PageError, RowFormat, TextFormat};
 
 use crate::State;
+use crate::conn::{ConnStats, RATE_GRACE};
 use crate::metrics::Gauges;
 use crate::request::{self, BadRequest, JsonPage, Out, RequestOptions};
 
@@ -51,13 +51,25 @@ fn endpoint(path: &str) -> &'static str {
     }
 }
 
+/// The connection a request came on (none when the router is used
+/// without the server's accept loop, as in tests).
+type Conn = Option<axum::Extension<Arc<ConnStats>>>;
+
 /// Counts every response by endpoint and status, with its latency (to
 /// the response head: a streamed `/batch` counts until its first byte),
-/// and sets the headers every response carries.
+/// sets the headers every response carries, and tells the connection's
+/// stats when a request starts and ends.
 async fn record(AxState(st): St, req: Request, next: Next) -> Response {
     let start = Instant::now();
     let ep = endpoint(req.uri().path());
+    let conn = req.extensions().get::<Arc<ConnStats>>().cloned();
+    if let Some(c) = &conn {
+        c.request_started();
+    }
     let mut resp = next.run(req).await;
+    if let Some(c) = &conn {
+        c.request_done();
+    }
     st.metrics
         .request(ep, resp.status().as_u16(), start.elapsed());
     let h = resp.headers_mut();
@@ -138,7 +150,8 @@ fn core_fail(e: &unchaff::Error) -> Fail {
         | E::Binary { .. }
         | E::Gzip(_)
         | E::UnknownCharset(_)
-        | E::TooManyElements { .. } => (
+        | E::TooManyElements { .. }
+        | E::TooDense { .. } => (
             StatusCode::UNPROCESSABLE_ENTITY,
             unchaff_batch::error_kind(e).as_str(),
         ),
@@ -163,9 +176,87 @@ fn worker_lost() -> Fail {
     )
 }
 
-/// Reads a whole body: at most `max_body` bytes (413) within
-/// `body_timeout` (408).
-async fn read_body(st: &State, headers: &HeaderMap, body: Body) -> Result<Vec<u8>, Fail> {
+/// A body read within the limits, and its share of the memory for
+/// bodies in flight (released when it is dropped: keep it with the bytes).
+struct Read {
+    bytes: Vec<u8>,
+    permit: Option<OwnedSemaphorePermit>,
+}
+
+/// A 503 for a body that does not fit in the memory for bodies in flight.
+fn no_memory() -> Fail {
+    Fail::new(
+        StatusCode::SERVICE_UNAVAILABLE,
+        "body_memory",
+        "too many request bodies in flight; retry later",
+    )
+}
+
+/// A 408 for a body slower than the minimum rate.
+fn too_slow(st: &State) -> Fail {
+    Fail::new(
+        StatusCode::REQUEST_TIMEOUT,
+        "slow_body",
+        format!(
+            "the body came slower than {} bytes/s",
+            st.config.min_body_rate
+        ),
+    )
+}
+
+/// Takes `n` more bytes of the memory for bodies in flight into `held`,
+/// without waiting; false when they are not there.
+fn take_memory(st: &State, held: &mut Option<OwnedSemaphorePermit>, n: usize) -> bool {
+    if n == 0 {
+        return true;
+    }
+    let Ok(n) = u32::try_from(n) else {
+        return false;
+    };
+    match Arc::clone(&st.bodies).try_acquire_many_owned(n) {
+        Ok(p) => {
+            match held {
+                Some(h) => h.merge(p),
+                None => *held = Some(p),
+            }
+            true
+        }
+        Err(_) => false,
+    }
+}
+
+/// Takes `n` more bytes of the memory for bodies in flight into `held`,
+/// waiting for them up to the body timeout; false when they did not come.
+async fn wait_memory(st: &State, held: &mut Option<OwnedSemaphorePermit>, n: usize) -> bool {
+    let Ok(n) = u32::try_from(n) else {
+        return false;
+    };
+    let wait = Arc::clone(&st.bodies).acquire_many_owned(n);
+    match tokio::time::timeout(st.config.body_timeout, wait).await {
+        Ok(Ok(p)) => {
+            match held {
+                Some(h) => h.merge(p),
+                None => *held = Some(p),
+            }
+            true
+        }
+        _ => false,
+    }
+}
+
+/// When a body that has `bytes` after `since` falls below the minimum
+/// rate: not before [`RATE_GRACE`].
+fn rate_deadline(st: &State, since: tokio::time::Instant, bytes: usize) -> tokio::time::Instant {
+    let rate = st.config.min_body_rate.max(1) as f64;
+    let earned = std::time::Duration::from_secs_f64(bytes as f64 / rate);
+    since + earned.max(RATE_GRACE)
+}
+
+/// Reads a whole body: at most `max_body` bytes (413), within
+/// `body_timeout` (408) and at `min_body_rate` or faster after a grace
+/// (408), within the memory for bodies in flight (503). The buffer grows
+/// as bytes come (a declared length is not reserved up front).
+async fn read_body(st: &State, conn: &Conn, headers: &HeaderMap, body: Body) -> Result<Read, Fail> {
     let max = st.config.max_body;
     let too_large = || {
         Fail::new(
@@ -181,11 +272,15 @@ async fn read_body(st: &State, headers: &HeaderMap, body: Body) -> Result<Vec<u8
     if declared.is_some_and(|n| n > max as u64) {
         return Err(too_large());
     }
-    let deadline = tokio::time::Instant::now() + st.config.body_timeout;
+    let start = tokio::time::Instant::now();
+    let deadline = start + st.config.body_timeout;
     let mut body = body;
-    let mut buf = Vec::with_capacity(declared.unwrap_or(0) as usize);
+    let mut buf = Vec::new();
+    let mut permit = None;
     loop {
-        match tokio::time::timeout_at(deadline, body.frame()).await {
+        let slow = rate_deadline(st, start, buf.len());
+        match tokio::time::timeout_at(deadline.min(slow), body.frame()).await {
+            Err(_) if slow < deadline => return Err(too_slow(st)),
             Err(_) => {
                 return Err(Fail::new(
                     StatusCode::REQUEST_TIMEOUT,
@@ -196,7 +291,7 @@ async fn read_body(st: &State, headers: &HeaderMap, body: Body) -> Result<Vec<u8
                     ),
                 ));
             }
-            Ok(None) => return Ok(buf),
+            Ok(None) => break,
             Ok(Some(Err(e))) => {
                 return Err(Fail::new(StatusCode::BAD_REQUEST, "read", e.to_string()));
             }
@@ -205,11 +300,21 @@ async fn read_body(st: &State, headers: &HeaderMap, body: Body) -> Result<Vec<u8
                     if buf.len() + data.len() > max {
                         return Err(too_large());
                     }
+                    if !take_memory(st, &mut permit, data.len()) {
+                        return Err(no_memory());
+                    }
+                    if let Some(c) = conn {
+                        c.received(data.len());
+                    }
                     buf.extend_from_slice(&data);
                 }
             }
         }
     }
+    if let Some(c) = conn {
+        c.body_done();
+    }
+    Ok(Read { bytes: buf, permit })
 }
 
 fn is_json(headers: &HeaderMap) -> bool {
@@ -227,11 +332,12 @@ fn content_type(headers: &HeaderMap) -> String {
 /// `POST /extract`.
 async fn extract(
     AxState(st): St,
+    conn: Conn,
     headers: HeaderMap,
     RawQuery(q): RawQuery,
     body: Body,
 ) -> Response {
-    match extract_inner(&st, &headers, q, body).await {
+    match extract_inner(&st, &conn, &headers, q, body).await {
         Ok(r) => r,
         Err(f) => f.response(&st),
     }
@@ -239,11 +345,12 @@ async fn extract(
 
 async fn extract_inner(
     st: &Arc<State>,
+    conn: &Conn,
     headers: &HeaderMap,
     q: Option<String>,
     body: Body,
 ) -> Result<Response, Fail> {
-    let bytes = read_body(st, headers, body).await?;
+    let Read { bytes, permit } = read_body(st, conn, headers, body).await?;
     let (bytes, url, opts) = if is_json(headers) {
         if q.as_deref().is_some_and(|q| !q.is_empty()) {
             return Err(BadRequest(
@@ -259,12 +366,14 @@ async fn extract_inner(
         (bytes, url, opts)
     };
     let resolved = opts.resolve(st.config.extract_timeout, st.config.max_body)?;
-    let permit = st.pool.try_admit().ok_or_else(queue_full)?;
+    let admitted = st.pool.try_admit().ok_or_else(queue_full)?;
     let s = Arc::clone(st);
     let out = resolved.out;
     let rx = st
         .pool
-        .submit(permit, move || {
+        .submit(admitted, move || {
+            // The body's memory is counted until the page is done.
+            let _memory = permit;
             let ex = s.extractors.get(&resolved.options)?;
             // Handed over: the extractor frees the page once it is parsed.
             ex.extract_owned(bytes, url.as_deref(), resolved.charset.as_deref())
@@ -287,14 +396,19 @@ const BATCH_WINDOW_PER_WORKER: usize = 4;
 const BATCH_OUT_BUFFER: usize = 16;
 
 /// `POST /batch`.
-async fn batch(AxState(st): St, RawQuery(q): RawQuery, body: Body) -> Response {
-    match batch_start(&st, q, body).await {
+async fn batch(AxState(st): St, conn: Conn, RawQuery(q): RawQuery, body: Body) -> Response {
+    match batch_start(&st, conn, q, body).await {
         Ok(r) => r,
         Err(f) => f.response(&st),
     }
 }
 
-async fn batch_start(st: &Arc<State>, q: Option<String>, body: Body) -> Result<Response, Fail> {
+async fn batch_start(
+    st: &Arc<State>,
+    conn: Conn,
+    q: Option<String>,
+    body: Body,
+) -> Result<Response, Fail> {
     let (_, mut opts) = request::from_query(q.as_deref())?;
     let text = match opts.format.take().as_deref() {
         None | Some("text") => TextFormat::Text,
@@ -323,7 +437,10 @@ async fn batch_start(st: &Arc<State>, q: Option<String>, body: Body) -> Result<R
         .map_err(|_| worker_lost())?
         .map_err(|e| core_fail(&e))?;
     let (tx, rx) = mpsc::channel::<Result<Bytes, Infallible>>(BATCH_OUT_BUFFER);
-    tokio::spawn(batch_rows(Arc::clone(st), body, ex, format, tx));
+    // The body goes on after the answer's head: the connection reads a
+    // body until the stream is done.
+    let stream = conn.map(|axum::Extension(c)| Streaming::new(c));
+    tokio::spawn(batch_rows(Arc::clone(st), body, ex, format, tx, stream));
     let stream = futures_util::stream::unfold(rx, |mut rx| async move {
         rx.recv().await.map(|item| (item, rx))
     });
@@ -332,6 +449,23 @@ async fn batch_start(st: &Arc<State>, q: Option<String>, body: Body) -> Result<R
         Body::from_stream(stream),
     )
         .into_response())
+}
+
+/// A connection's body streaming after the answer's head (`/batch`):
+/// its stats say so until this is dropped.
+struct Streaming(Arc<ConnStats>);
+
+impl Streaming {
+    fn new(c: Arc<ConnStats>) -> Streaming {
+        c.stream_started();
+        Streaming(c)
+    }
+}
+
+impl Drop for Streaming {
+    fn drop(&mut self) {
+        self.0.stream_done();
+    }
 }
 
 /// A row on its way: written already, or still on a worker.
@@ -350,17 +484,30 @@ async fn batch_rows(
     ex: Arc<unchaff::Extractor>,
     format: RowFormat,
     tx: mpsc::Sender<Result<Bytes, Infallible>>,
+    stream: Option<Streaming>,
 ) {
     let max = st.config.max_body;
     let limit = unchaff_batch::jsonl::line_limit(max) as usize;
     let window = BATCH_WINDOW_PER_WORKER * st.pool.workers();
     let mut pending: VecDeque<Pending> = VecDeque::new();
     let mut line: Vec<u8> = Vec::new();
+    // The line's share of the memory for bodies in flight.
+    let mut line_memory: Option<OwnedSemaphorePermit> = None;
     let mut skipping = false;
     let mut n = 0u64;
     let mut ended = false;
-    while !ended {
-        let data = match tokio::time::timeout(st.config.body_timeout, body.frame()).await {
+    // The whole stream must come at the minimum rate (a piece every body
+    // timeout is not enough: one byte every 20 s held a connection).
+    let start = tokio::time::Instant::now();
+    let mut received = 0usize;
+    'body: while !ended {
+        let piece = tokio::time::Instant::now() + st.config.body_timeout;
+        let slow = rate_deadline(&st, start, received);
+        let data = match tokio::time::timeout_at(piece.min(slow), body.frame()).await {
+            Err(_) if slow < piece => {
+                st.metrics.error("slow_body");
+                break;
+            }
             Err(_) => {
                 st.metrics.error("read_timeout");
                 break;
@@ -375,6 +522,10 @@ async fn batch_rows(
             }
             Ok(Some(Ok(frame))) => frame.into_data().unwrap_or_default(),
         };
+        received += data.len();
+        if let Some(s) = &stream {
+            s.0.received(data.len());
+        }
         let mut rest: &[u8] = &data;
         loop {
             let (piece, complete) = match memchr(b'\n', rest) {
@@ -383,6 +534,14 @@ async fn batch_rows(
                 None => (rest, false),
             };
             if !skipping {
+                // The line's bytes count against the memory for bodies in
+                // flight; a stream already answering waits for room.
+                if !take_memory(&st, &mut line_memory, piece.len())
+                    && !wait_memory(&st, &mut line_memory, piece.len()).await
+                {
+                    st.metrics.error("body_memory");
+                    break 'body;
+                }
                 line.extend_from_slice(piece);
             }
             rest = if complete && piece.len() < rest.len() {
@@ -400,6 +559,7 @@ async fn batch_rows(
                     );
                     pending.push_back(Pending::Ready(row_line(&st, &ex, page, format)));
                     line.clear();
+                    line_memory = None;
                     skipping = true;
                 }
                 break;
@@ -416,15 +576,18 @@ async fn batch_rows(
                         return;
                     };
                     let (s, e) = (Arc::clone(&st), Arc::clone(&ex));
-                    match st
-                        .pool
-                        .submit(permit, move || row_line(&s, &e, page, format))
-                    {
+                    // The page's memory is counted until its row is made.
+                    let memory = line_memory.take();
+                    match st.pool.submit(permit, move || {
+                        let _memory = memory;
+                        row_line(&s, &e, page, format)
+                    }) {
                         Ok(rx) => pending.push_back(Pending::Running(rx)),
                         Err(_) => return,
                     }
                 }
                 line.clear();
+                line_memory = None;
             }
             if !flush(&mut pending, &tx, window).await {
                 return;
@@ -527,27 +690,37 @@ struct ExplainForm {
 /// `/extract` query parameters.
 async fn explain(
     AxState(st): St,
+    conn: Conn,
     headers: HeaderMap,
     RawQuery(q): RawQuery,
     body: Body,
 ) -> Response {
-    match explain_inner(&st, &headers, q, body).await {
+    match explain_inner(&st, &conn, &headers, q, body).await {
         Ok(r) => r,
         Err(f) => f.response(&st),
     }
 }
 
+/// The form's fields, when the body is the explain form's: form-encoded
+/// with an `html` field. `curl --data-binary @page.html` sends a raw page
+/// labelled form-encoded too (it answered 400, issue 41): that is a page.
+fn form_fields(headers: &HeaderMap, bytes: &[u8]) -> Option<ExplainForm> {
+    if !content_type(headers).starts_with("application/x-www-form-urlencoded") {
+        return None;
+    }
+    serde_urlencoded::from_bytes::<ExplainForm>(bytes).ok()
+}
+
 async fn explain_inner(
     st: &Arc<State>,
+    conn: &Conn,
     headers: &HeaderMap,
     q: Option<String>,
     body: Body,
 ) -> Result<Response, Fail> {
-    let bytes = read_body(st, headers, body).await?;
-    let (bytes, url, opts) =
-        if content_type(headers).starts_with("application/x-www-form-urlencoded") {
-            let f: ExplainForm = serde_urlencoded::from_bytes(&bytes)
-                .map_err(|e| BadRequest(format!("form: {e}")))?;
+    let Read { bytes, permit } = read_body(st, conn, headers, body).await?;
+    let (bytes, url, opts) = match form_fields(headers, &bytes) {
+        Some(f) => {
             let opts = RequestOptions {
                 algorithm: Some(f.algorithm).filter(|a| !a.is_empty()),
                 // A pasted page is text: UTF-8 now, whatever it declares.
@@ -556,20 +729,35 @@ async fn explain_inner(
             };
             let url = Some(f.url.trim().to_owned()).filter(|u| !u.is_empty());
             (f.html.into_bytes(), url, opts)
-        } else {
+        }
+        None => {
             let (url, opts) = request::from_query(q.as_deref())?;
             (bytes, url, opts)
-        };
+        }
+    };
     let resolved = opts.resolve(st.config.extract_timeout, st.config.max_body)?;
-    let permit = st.pool.try_admit().ok_or_else(queue_full)?;
+    let admitted = st.pool.try_admit().ok_or_else(queue_full)?;
     let rx = st
         .pool
-        .submit(permit, move || {
+        .submit(admitted, move || {
+            let _memory = permit;
+            let started = Instant::now();
             let input = Input::new(&bytes)
                 .with_url(url.as_deref())
                 .with_charset(resolved.charset.as_deref());
-            unchaff_explain::explain(input, &resolved.options)
-                .map(|r| unchaff_explain::render_html(&r))
+            let report = unchaff_explain::explain(input, &resolved.options)?;
+            // The report is written within the page's deadline too (its
+            // size is bounded: unchaff_explain::MAX_SHOWN_BLOCKS).
+            if let Some(limit) = resolved.options.timeout
+                && started.elapsed() >= limit
+            {
+                let stage = unchaff::limits::Stage::Render;
+                return Err(unchaff_explain::Error::Extract(unchaff::Error::Timeout {
+                    limit,
+                    stage,
+                }));
+            }
+            Ok(unchaff_explain::render_html(&report))
         })
         .map_err(|_| worker_lost())?;
     let result = rx.await.map_err(|_| worker_lost())?;
@@ -599,7 +787,11 @@ async fn metrics(AxState(st): St) -> Response {
         workers: st.pool.workers(),
         busy: st.pool.busy(),
         queued: st.pool.queued(),
-        connections: st.connections.load(Ordering::Relaxed),
+        connections: st.connections.len(),
+        cancelled: st.pool.cancelled(),
+        body_bytes: st
+            .body_permits
+            .saturating_sub(st.bodies.available_permits()),
     };
     (
         [(

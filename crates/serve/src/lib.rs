@@ -11,9 +11,13 @@
 //! | `GET /metrics` | Prometheus text: requests by endpoint and status, latency histogram, pages and pages/s, errors by kind, pool gauges |
 //!
 //! ```text
-//! accept ─(connection limit)─▶ hyper http1 (header read timeout) ─▶ axum router
-//!    /extract: body (size limit 413, read timeout 408) ─▶ pool.try_admit (503 + Retry-After)
-//!              ─▶ worker thread: Extractor with the deadline (504) ─▶ response
+//! accept ─(connection cap: the most idle or slowest connection makes room, conn.rs)
+//!    ─▶ hyper http1 (header read timeout) ─▶ axum router
+//!    /extract: body (size limit 413; whole-body deadline and minimum rate 408;
+//!              memory for bodies in flight 503) ─▶ pool.try_admit (503 + Retry-After)
+//!              ─▶ worker thread (not run if the client has gone): Extractor with the
+//!                 deadline (504) ─▶ response
+//! idle after work: freed memory given back (trim.rs)
 //! SIGTERM/SIGINT: stop accepting, finish every request in flight, exit
 //! ```
 //!
@@ -21,14 +25,15 @@
 
 #![warn(missing_docs)]
 
+pub mod conn;
 mod handlers;
 pub mod metrics;
 pub mod pool;
 pub mod request;
+pub mod trim;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use hyper_util::rt::{TokioIo, TokioTimer};
@@ -36,6 +41,7 @@ use hyper_util::server::graceful::GracefulShutdown;
 use hyper_util::service::TowerToHyperService;
 use tokio::net::TcpListener;
 
+use crate::conn::Registry;
 use crate::metrics::Metrics;
 use crate::pool::Pool;
 use crate::request::Extractors;
@@ -57,6 +63,17 @@ pub const DEFAULT_HEADER_TIMEOUT: Duration = Duration::from_secs(10);
 /// Default wait for a request's body: 30 s, enough for 16 MiB at ~4 Mbit/s.
 /// For `/batch`, the longest wait for the next piece of the stream.
 pub const DEFAULT_BODY_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// Default slowest body accepted: 1 KiB/s on average, judged after
+/// [`conn::RATE_GRACE`]. A phone on a bad link sends tens of KB/s; one
+/// byte every 20 s held a `/batch` connection for as long as the client
+/// liked (the body timeout is per piece of a stream).
+pub const DEFAULT_MIN_BODY_RATE: u64 = 1024;
+
+/// Default memory for request bodies in flight, all requests together:
+/// 128 MiB (eight bodies at the 16 MiB limit, thousands of ordinary
+/// pages). Past it, 503: 150 stalled 16 MiB uploads took 2.75 GB before.
+pub const DEFAULT_BODY_MEMORY: usize = 128 << 20;
 
 /// Default extraction deadline per page: 10 s. The slowest dev page takes
 /// ~0.2 s; a page past 10 s is an attack or a dump (504).
@@ -98,6 +115,15 @@ pub struct Config {
     /// Longest wait for a whole body, or for `/batch` for its next piece;
     /// past it, 408 ([`DEFAULT_BODY_TIMEOUT`]).
     pub body_timeout: Duration,
+    /// Slowest body accepted, bytes per second on average after
+    /// [`conn::RATE_GRACE`]; a slower one is cut off (408), and at the
+    /// connection cap its connection is the first closed for room
+    /// ([`DEFAULT_MIN_BODY_RATE`]).
+    pub min_body_rate: u64,
+    /// Memory for request bodies in flight, all requests together; a
+    /// body that would go past it gets 503 (`/batch` waits, within the
+    /// body timeout) ([`DEFAULT_BODY_MEMORY`]).
+    pub body_memory: usize,
     /// Extraction deadline per page, checked inside the stages; past it,
     /// 504 ([`DEFAULT_EXTRACT_TIMEOUT`]).
     pub extract_timeout: Duration,
@@ -126,6 +152,8 @@ impl Default for Config {
             max_body: DEFAULT_MAX_BODY,
             header_timeout: DEFAULT_HEADER_TIMEOUT,
             body_timeout: DEFAULT_BODY_TIMEOUT,
+            min_body_rate: DEFAULT_MIN_BODY_RATE,
+            body_memory: DEFAULT_BODY_MEMORY,
             extract_timeout: DEFAULT_EXTRACT_TIMEOUT,
             max_connections: DEFAULT_MAX_CONNECTIONS,
             shutdown_timeout: DEFAULT_SHUTDOWN_TIMEOUT,
@@ -154,6 +182,12 @@ impl Config {
             if d.is_zero() {
                 return Err(Error::Config(format!("the {name} must be above zero")));
             }
+        }
+        if self.body_memory < self.max_body {
+            return Err(Error::Config(format!(
+                "the memory for bodies in flight ({}) must hold one body at the limit ({})",
+                self.body_memory, self.max_body
+            )));
         }
         if self.workers == 0 || self.max_connections == 0 {
             return Err(Error::Config(
@@ -191,7 +225,14 @@ pub(crate) struct State {
     pub pool: Pool,
     pub metrics: Metrics,
     pub extractors: Extractors,
-    pub connections: AtomicUsize,
+    /// The open connections.
+    pub connections: Registry,
+    /// Memory for bodies in flight, in bytes ([`Config::body_memory`]).
+    pub bodies: Arc<tokio::sync::Semaphore>,
+    /// Its permits when no body is in flight.
+    pub body_permits: usize,
+    /// Work seen, for giving memory back when idle ([`trim`]).
+    pub activity: trim::Activity,
 }
 
 /// A bound server, not yet serving (so that the caller can learn the
@@ -213,6 +254,8 @@ impl Server {
                 source,
             })?;
         let pool = Pool::new(config.workers, config.queue, config.worker_delay)?;
+        let body_permits = config.body_memory.min(tokio::sync::Semaphore::MAX_PERMITS);
+        let bodies = Arc::new(tokio::sync::Semaphore::new(body_permits));
         Ok(Server {
             listener,
             state: Arc::new(State {
@@ -220,7 +263,10 @@ impl Server {
                 pool,
                 metrics: Metrics::default(),
                 extractors: Extractors::default(),
-                connections: AtomicUsize::new(0),
+                connections: Registry::default(),
+                bodies,
+                body_permits,
+                activity: trim::Activity::default(),
             }),
         })
     }
@@ -238,6 +284,7 @@ impl Server {
         let router = handlers::router(Arc::clone(&state));
         let graceful = GracefulShutdown::new();
         let mut shutdown = std::pin::pin!(shutdown);
+        let trimming = tokio::spawn(trim::keep_trimming(Arc::clone(&state)));
         loop {
             let (stream, _) = tokio::select! {
                 r = listener.accept() => match r {
@@ -250,30 +297,39 @@ impl Server {
                 },
                 () = &mut shutdown => break,
             };
-            if state.connections.load(Ordering::Relaxed) >= state.config.max_connections {
-                state.metrics.error("connection_limit");
-                drop(stream);
-                continue;
+            if state.connections.len() >= state.config.max_connections {
+                // Full: the most idle or slowest connection makes room
+                // (conn.rs); when every one is working, the new one goes.
+                if state.connections.reclaim(state.config.min_body_rate) {
+                    state.metrics.error("connection_reclaimed");
+                } else {
+                    state.metrics.error("connection_limit");
+                    drop(stream);
+                    continue;
+                }
             }
             let _ = stream.set_nodelay(true);
-            state.connections.fetch_add(1, Ordering::Relaxed);
+            state.activity.seen();
+            let (id, stats) = state.connections.add();
             let mut http = hyper::server::conn::http1::Builder::new();
             http.timer(TokioTimer::new())
                 .header_read_timeout(state.config.header_timeout)
                 .keep_alive(true);
-            let conn = http.serve_connection(
-                TokioIo::new(stream),
-                TowerToHyperService::new(router.clone()),
-            );
+            let service = router.clone().layer(axum::Extension(stats));
+            let conn =
+                http.serve_connection(TokioIo::new(stream), TowerToHyperService::new(service));
             let conn = graceful.watch(conn);
             let st = Arc::clone(&state);
-            tokio::spawn(async move {
+            let task = tokio::spawn(async move {
+                // Leaves the registry however the task ends (aborted too).
+                let _entry = st.connections.entry(id);
                 // An error here is the client's (reset, timeout): nothing to do.
                 let _ = conn.await;
-                st.connections.fetch_sub(1, Ordering::Relaxed);
             });
+            state.connections.started(id, task.abort_handle());
         }
         drop(listener);
+        trimming.abort();
         let drained = tokio::time::timeout(state.config.shutdown_timeout, graceful.shutdown())
             .await
             .is_ok();
@@ -289,6 +345,8 @@ const ACCEPT_BACKOFF: Duration = Duration::from_millis(50);
 /// drains it. `ready` is called with the bound address once it listens.
 /// Returns whether every request in flight finished.
 pub fn run(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<bool, Error> {
+    // Before the runtime's threads start (trim.rs).
+    trim::one_arena();
     // The async side only moves bytes: two threads are plenty whatever
     // the worker count (extraction runs on the pool's own threads).
     let rt = tokio::runtime::Builder::new_multi_thread()

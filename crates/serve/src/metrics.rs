@@ -61,6 +61,10 @@ pub struct Gauges {
     pub queued: usize,
     /// Open connections.
     pub connections: usize,
+    /// Jobs not run because their client had gone.
+    pub cancelled: u64,
+    /// Bytes of request bodies in flight.
+    pub body_bytes: usize,
 }
 
 impl Metrics {
@@ -176,11 +180,15 @@ impl Metrics {
              # HELP unchaff_jobs_running Extractions running now.\n# TYPE unchaff_jobs_running gauge\nunchaff_jobs_running {}\n\
              # HELP unchaff_queue_depth Extractions waiting for a worker.\n# TYPE unchaff_queue_depth gauge\nunchaff_queue_depth {}\n\
              # HELP unchaff_connections Open client connections.\n# TYPE unchaff_connections gauge\nunchaff_connections {}\n\
+             # HELP unchaff_jobs_cancelled_total Extractions not run: their client had gone.\n# TYPE unchaff_jobs_cancelled_total counter\nunchaff_jobs_cancelled_total {}\n\
+             # HELP unchaff_body_bytes Bytes of request bodies in flight.\n# TYPE unchaff_body_bytes gauge\nunchaff_body_bytes {}\n\
              # HELP unchaff_uptime_seconds Seconds since the server started.\n# TYPE unchaff_uptime_seconds gauge\nunchaff_uptime_seconds {:.0}\n",
             g.workers,
             g.busy,
             g.queued,
             g.connections,
+            g.cancelled,
+            g.body_bytes,
             self.start.elapsed().as_secs_f64()
         );
         o

@@ -11,9 +11,13 @@
 //! A permit stands for one job, queued or running: there are
 //! `workers + queue` of them. It is released when its job is done (or
 //! dropped unrun), whatever the handler did meanwhile (a client that went
-//! away does not free a worker that is still busy with its page).
+//! away does not free a worker that is still busy with its page). A job
+//! whose handler has gone (its client disconnected, so the handler's
+//! future was dropped) by the time a worker takes it is not run: 34
+//! requests whose clients had left kept the service busy for 128 s
+//! (issue 41). A job already running finishes at its deadline.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
@@ -31,6 +35,7 @@ pub struct Pool {
     capacity: usize,
     workers: usize,
     busy: Arc<AtomicUsize>,
+    cancelled: Arc<AtomicU64>,
     handles: Mutex<Vec<JoinHandle<()>>>,
 }
 
@@ -68,6 +73,7 @@ impl Pool {
             capacity,
             workers,
             busy,
+            cancelled: Arc::new(AtomicU64::new(0)),
             handles: Mutex::new(handles),
         })
     }
@@ -98,8 +104,13 @@ impl Pool {
         f: impl FnOnce() -> T + Send + 'static,
     ) -> Result<oneshot::Receiver<T>, Closed> {
         let (tx, rx) = oneshot::channel();
+        let cancelled = Arc::clone(&self.cancelled);
         let job: Job = Box::new(move || {
-            // The receiver may be gone (client left): the work is done anyway.
+            // Nobody waits for it any more (the client left): not run.
+            if tx.is_closed() {
+                cancelled.fetch_add(1, Ordering::Relaxed);
+                return;
+            }
             let _ = tx.send(f());
         });
         let guard = self.tx.lock().map_err(|_| Closed)?;
@@ -114,6 +125,11 @@ impl Pool {
     /// Worker threads.
     pub fn workers(&self) -> usize {
         self.workers
+    }
+
+    /// Jobs not run because nobody waited for them any more.
+    pub fn cancelled(&self) -> u64 {
+        self.cancelled.load(Ordering::Relaxed)
     }
 
     /// Jobs running now.
@@ -205,6 +221,37 @@ mod tests {
         assert!(pool.try_admit().is_none());
         drop((p1, p2));
         assert!(pool.try_admit().is_some());
+    }
+
+    /// Issue 41, defect 9c: queued jobs whose handler had gone were run
+    /// all the same.
+    #[tokio::test]
+    async fn a_queued_job_nobody_waits_for_is_not_run() {
+        let pool = Pool::new(1, 4, Duration::ZERO).unwrap();
+        let (gate_tx, gate_rx) = std::sync::mpsc::channel::<()>();
+        let first = pool
+            .submit(pool.try_admit().unwrap(), move || {
+                gate_rx.recv().ok();
+            })
+            .unwrap();
+        let ran = Arc::new(AtomicUsize::new(0));
+        for _ in 0..3 {
+            let r = Arc::clone(&ran);
+            let rx = pool
+                .submit(pool.try_admit().unwrap(), move || {
+                    r.fetch_add(1, Ordering::Relaxed);
+                })
+                .unwrap();
+            // The handler goes away before a worker takes the job.
+            drop(rx);
+        }
+        gate_tx.send(()).unwrap();
+        first.await.unwrap();
+        // Every permit back: the three were taken off the queue unrun.
+        let all: Vec<_> = futures_util::future::join_all((0..5).map(|_| pool.admit())).await;
+        assert!(all.iter().all(|p| p.is_ok()));
+        assert_eq!(ran.load(Ordering::Relaxed), 0);
+        assert_eq!(pool.cancelled(), 3);
     }
 
     #[tokio::test]

@@ -88,22 +88,65 @@ pub struct Decoded<'a> {
     pub had_errors: bool,
 }
 
+/// Most layers of gzip inflated: a page gzipped twice (a server that
+/// compresses an already compressed file) is read; more layers are
+/// nothing a server sends.
+pub const MAX_GZIP_LAYERS: usize = 3;
+
+/// The gzip magic bytes.
+const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
+
+/// Whether `bytes` start like a gzip stream.
+fn is_gzip(bytes: &[u8]) -> bool {
+    bytes.starts_with(&GZIP_MAGIC)
+}
+
 /// Inflates gzip input (`1f 8b` magic); other input is returned as is.
-/// Fails on a corrupt or truncated stream, or one that inflates past `max`.
+/// Every member is read; bytes after the last member that are not one
+/// (padding, junk) are ignored, as `gzip -d` and browsers do. A page that
+/// is gzip again inside is inflated again, up to [`MAX_GZIP_LAYERS`].
+/// Fails on a corrupt or truncated member, more layers, or a stream that
+/// inflates past `max`.
 pub fn gunzip_if_needed(bytes: &[u8], max: usize) -> Result<std::borrow::Cow<'_, [u8]>, Error> {
-    if bytes.len() < 2 || bytes[0] != 0x1f || bytes[1] != 0x8b {
+    if !is_gzip(bytes) {
         return Ok(std::borrow::Cow::Borrowed(bytes));
     }
-    let mut out = Vec::with_capacity(bytes.len().saturating_mul(4).min(max));
-    // Saturating: `usize::MAX` (no limit) must not wrap to a limit of 0.
-    let mut reader = flate2::read::MultiGzDecoder::new(bytes).take((max as u64).saturating_add(1));
-    reader
-        .read_to_end(&mut out)
-        .map_err(|e| Error::Gzip(e.to_string()))?;
-    if out.len() > max {
-        return Err(Error::TooLarge { limit: max });
+    let mut out = inflate(bytes, max)?;
+    for _ in 1..MAX_GZIP_LAYERS {
+        if !is_gzip(&out) {
+            return Ok(std::borrow::Cow::Owned(out));
+        }
+        out = inflate(&out, max)?;
+    }
+    if is_gzip(&out) {
+        return Err(Error::Gzip(format!(
+            "more than {MAX_GZIP_LAYERS} layers of gzip"
+        )));
     }
     Ok(std::borrow::Cow::Owned(out))
+}
+
+/// The members of one gzip stream, inflated back to back (at most `max`
+/// bytes, else [`Error::TooLarge`]); what follows the last member is
+/// ignored.
+fn inflate(bytes: &[u8], max: usize) -> Result<Vec<u8>, Error> {
+    let mut out = Vec::with_capacity(bytes.len().saturating_mul(4).min(max));
+    let mut rest = bytes;
+    while is_gzip(rest) {
+        // Saturating: `usize::MAX` (no limit) must not wrap to a limit of 0.
+        let left = (max - out.len()) as u64;
+        let mut member = flate2::bufread::GzDecoder::new(rest);
+        (&mut member)
+            .take(left.saturating_add(1))
+            .read_to_end(&mut out)
+            .map_err(|e| Error::Gzip(e.to_string()))?;
+        if out.len() > max {
+            return Err(Error::TooLarge { limit: max });
+        }
+        // The decoder reads its member's bytes and no more.
+        rest = member.into_inner();
+    }
+    Ok(out)
 }
 
 /// The encoding for a label, the way browsers map labels: latin1 →
@@ -936,6 +979,57 @@ mod tests {
         let d = decode(&page, None).unwrap();
         assert!(d.encoding.is_single_byte(), "{}", d.encoding.name());
         assert!(d.text.contains(latin));
+    }
+
+    /// Issue 41: a gzip stream followed by junk was refused; a page
+    /// gzipped twice came out as compressed bytes.
+    #[test]
+    fn gzip_followed_by_junk_and_gzip_in_gzip() {
+        use std::io::Write;
+        let gz = |b: &[u8]| {
+            let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+            e.write_all(b).unwrap();
+            e.finish().unwrap()
+        };
+        let page: &[u8] = b"<p>zipped</p>";
+        for junk in [&b"junk after the member\n"[..], b"\0\0\0\0", b"\x1f"] {
+            let mut bytes = gz(page);
+            bytes.extend_from_slice(junk);
+            assert_eq!(
+                &*gunzip_if_needed(&bytes, 1 << 20).unwrap(),
+                page,
+                "{junk:?}"
+            );
+        }
+        // Two members, then junk: both members.
+        let mut two = gz(b"<p>one</p>");
+        two.extend(gz(b"<p>two</p>"));
+        two.extend_from_slice(b"tail");
+        assert_eq!(
+            &*gunzip_if_needed(&two, 1 << 20).unwrap(),
+            b"<p>one</p><p>two</p>"
+        );
+        // Gzip inside gzip, up to three layers; more is an error.
+        let mut layered = page.to_vec();
+        for layers in 1..=MAX_GZIP_LAYERS + 1 {
+            layered = gz(&layered);
+            let got = gunzip_if_needed(&layered, 1 << 20);
+            match layers <= MAX_GZIP_LAYERS {
+                true => assert_eq!(&*got.unwrap(), page, "{layers} layers"),
+                false => assert!(matches!(got, Err(Error::Gzip(_))), "{layers} layers"),
+            }
+        }
+        // The limit holds over the members and the layers.
+        let mut big = gz(&[b'a'; 600]);
+        big.extend(gz(&[b'b'; 600]));
+        assert!(matches!(
+            gunzip_if_needed(&big, 1000),
+            Err(Error::TooLarge { limit: 1000 })
+        ));
+        assert!(matches!(
+            gunzip_if_needed(&gz(&gz(&[b'a'; 2000])), 1000),
+            Err(Error::TooLarge { limit: 1000 })
+        ));
     }
 
     #[test]

@@ -29,6 +29,18 @@ pub enum Error {
         /// The budget in force.
         limit: usize,
     },
+    /// The page's elements would take more memory through the pipeline
+    /// than its size allows ([`crate::limits::memory_budget`]): markup of
+    /// tiny elements (`<p>x</p>` repeated), whose blocks and features cost
+    /// tens of times their bytes.
+    #[error(
+        "page is too element-dense: its elements would take more than {limit} bytes of memory \
+         (the memory budget for its size)"
+    )]
+    TooDense {
+        /// The budget in force, in bytes.
+        limit: usize,
+    },
     /// The page took longer than [`crate::Options::timeout`]; stopped at
     /// the deadline, in `stage`.
     #[error("page took longer than the time limit of {limit:?} (stopped in the {stage} stage)")]

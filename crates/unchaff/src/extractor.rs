@@ -30,6 +30,11 @@ pub const BINARY_SNIFF_BYTES: usize = 8 * 1024;
 /// stray control characters is still text.
 pub const BINARY_MIN_CONTROLS: usize = 32;
 
+/// [`BINARY_MIN_CONTROLS`] for what came out of gzip: a compressed page is
+/// a page, and 200 random bytes gzipped (about 21 control bytes) came out
+/// as garbage text with no error (issue 41).
+pub const BINARY_MIN_CONTROLS_GZIP: usize = 4;
+
 /// The result of extracting one page.
 #[derive(Clone, Debug, serde::Serialize)]
 #[non_exhaustive]
@@ -914,7 +919,7 @@ fn rescue_if_empty(
     }
     let mut again = match parse::parse_rescue(text, budget, deadline) {
         Ok(d) => d,
-        Err(Error::TooManyElements { .. }) => return Ok(()),
+        Err(Error::TooManyElements { .. } | Error::TooDense { .. }) => return Ok(()),
         Err(e) => return Err(e),
     };
     let r = again.content_root();
@@ -942,30 +947,41 @@ fn decode_input<'a>(
     if bytes.len() > max {
         return Err(Error::TooLarge { limit: max });
     }
-    let raw = match bytes {
-        PageBytes::Borrowed(b) => decode::gunzip_if_needed(b, max)?,
+    let (raw, gzipped) = match bytes {
+        PageBytes::Borrowed(b) => {
+            let raw = decode::gunzip_if_needed(b, max)?;
+            let gzipped = matches!(raw, std::borrow::Cow::Owned(_));
+            (raw, gzipped)
+        }
         PageBytes::Owned(b) => {
             let inflated = match decode::gunzip_if_needed(&b, max)? {
                 std::borrow::Cow::Owned(inflated) => Some(inflated),
                 std::borrow::Cow::Borrowed(_) => None,
             };
-            std::borrow::Cow::Owned(inflated.unwrap_or(b))
+            let gzipped = inflated.is_some();
+            (std::borrow::Cow::Owned(inflated.unwrap_or(b)), gzipped)
         }
     };
     if raw.is_empty() {
         return Err(Error::EmptyInput);
     }
+    // What came out of gzip was compressed on purpose: a page, not a few
+    // stray control bytes in a short text.
+    let min_controls = match gzipped {
+        true => BINARY_MIN_CONTROLS_GZIP,
+        false => BINARY_MIN_CONTROLS,
+    };
     let is_utf16 = |d: &decode::Decoded<'_>| matches!(d.encoding.name(), "UTF-16LE" | "UTF-16BE");
     match raw {
         std::borrow::Cow::Borrowed(raw) => {
             let decoded = decode::decode(raw, charset)?;
             if !is_utf16(&decoded) {
-                check_not_binary(raw)?;
+                check_not_binary(raw, min_controls)?;
             }
             Ok(decoded)
         }
         std::borrow::Cow::Owned(raw) => {
-            let binary = check_not_binary(&raw);
+            let binary = check_not_binary(&raw, min_controls);
             let decoded = decode::decode_owned(raw, charset)?;
             if !is_utf16(&decoded) {
                 binary?;
@@ -1015,17 +1031,17 @@ fn read_metadata(dom: &Dom, url: Option<&str>) -> Metadata {
     metadata::metadata(dom, page_url.as_ref(), "")
 }
 
-/// Fails on input whose first bytes are mostly control characters.
-fn check_not_binary(bytes: &[u8]) -> Result<(), Error> {
+/// Fails on input whose first bytes hold more than
+/// [`BINARY_CONTROL_PERCENT`] control characters, and at least
+/// `min_controls` of them.
+fn check_not_binary(bytes: &[u8], min_controls: usize) -> Result<(), Error> {
     let head = &bytes[..bytes.len().min(BINARY_SNIFF_BYTES)];
     let controls = head
         .iter()
         .filter(|&&b| b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r' | 0x0c | 0x1b))
         .count();
     let percent = (controls * 100 / head.len().max(1)) as u32;
-    if controls >= BINARY_MIN_CONTROLS
-        && controls * 100 > head.len() * BINARY_CONTROL_PERCENT as usize
-    {
+    if controls >= min_controls && controls * 100 > head.len() * BINARY_CONTROL_PERCENT as usize {
         return Err(Error::Binary { percent });
     }
     Ok(())

@@ -9,6 +9,7 @@
 //! | attributes per element ([`crate::parse::MAX_ATTRIBUTES`]) | 512 | the rest of the tag's attributes dropped |
 //! | elements, [`crate::Options::max_elements`] | [`element_budget`]: 200,000 + one per 8 input bytes | [`Error::TooManyElements`] |
 //! | elements the tree builder makes up | [`synthesized_budget`]: the page's start tags + 10,000 + one per 2 start tags | [`Error::TooManyElements`] |
+//! | elements' memory (default budget only) | [`memory_budget`]: 40 MB + 6 bytes per input byte, an element costing [`ELEMENT_MEMORY`] and a block-level one [`BLOCK_MEMORY`] more | [`Error::TooDense`] |
 //! | time, [`crate::Options::timeout`] | none | [`Error::Timeout`], at the deadline |
 //! | model files ([`MAX_MODEL_BYTES`]) | 64 MiB | [`Error::Model`] |
 //!
@@ -42,7 +43,7 @@ pub const ELEMENT_BUDGET_FLOOR: usize = 200_000;
 /// One more element allowed per this many input bytes, above
 /// [`ELEMENT_BUDGET_FLOOR`]. Real markup spends 15 bytes a node or more
 /// (the densest dev page; most 30–100); 8 leaves room for dense tables and
-/// lists while holding memory to about 20 bytes per input byte.
+/// lists. What bounds memory per input byte is [`memory_budget`].
 pub const BYTES_PER_BUDGETED_ELEMENT: usize = 8;
 
 /// Elements the HTML5 tree builder may make up on its own (beyond one per
@@ -69,6 +70,44 @@ pub fn synthesized_budget(start_tags: usize) -> usize {
     start_tags
         .saturating_add(SYNTHESIZED_FLOOR)
         .saturating_add(start_tags / START_TAGS_PER_SYNTHESIZED)
+}
+
+/// Memory an element costs through the pipeline, with the text node it
+/// brings (a page has at most one more text node than elements): its
+/// node and the text's in the tree (24 bytes each), their statistics
+/// (14 bytes each), the text's entry and the selection's. Measured: 109
+/// bytes an element and its text, `<b>x</b>` repeated over 4 MB.
+pub const ELEMENT_MEMORY: usize = 110;
+
+/// Memory a block-level element (a [`crate::dom::Flow::Block`] or
+/// [`crate::dom::Flow::Cell`] tag: a paragraph, a list item, a cell, a
+/// div) costs on top of [`ELEMENT_MEMORY`]: it may hold one of `auto`'s
+/// blocks, whose features (69 numbers), context features (26) and
+/// selection entries take ~450 bytes. Measured: 560 bytes a block and
+/// its text, `<p>x</p>` repeated over 2 MB.
+pub const BLOCK_MEMORY: usize = 450;
+
+/// Memory the elements of any page may take (by [`ELEMENT_MEMORY`] and
+/// [`BLOCK_MEMORY`]), whatever its size: 40 MB, within the 50 MB of fixed
+/// room that a page may take besides 10× its size; seven times the most
+/// of any page of the dev data (15,800 elements and 6,100 block-level
+/// ones on one page: 4.5 MB).
+pub const MEMORY_BUDGET_FLOOR: usize = 40 << 20;
+
+/// Memory the elements may take per input byte, above
+/// [`MEMORY_BUDGET_FLOOR`]. A page may cost 10× its size: this leaves
+/// room for the text in the tree and in the output (its size each at
+/// most) and the input itself. Real pages are far inside it (an article
+/// spends ~200 bytes a paragraph: ~3 bytes of memory per byte); markup of
+/// tiny blocks is not: `<p>x</p>` repeated over 48 MB took 3.2 GB (67×
+/// its size) before this budget (issue 41).
+pub const MEMORY_PER_INPUT_BYTE: usize = 6;
+
+/// The default memory budget for a page of `input_len` bytes (after
+/// decompression): [`MEMORY_BUDGET_FLOOR`] plus [`MEMORY_PER_INPUT_BYTE`]
+/// per byte. Past it, the page is [`Error::TooDense`].
+pub fn memory_budget(input_len: usize) -> usize {
+    MEMORY_BUDGET_FLOOR.saturating_add(input_len.saturating_mul(MEMORY_PER_INPUT_BYTE))
 }
 
 /// The largest trained model file read (`model=FILE` parameters): the

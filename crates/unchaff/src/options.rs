@@ -63,7 +63,10 @@ pub struct Options {
     /// start tags made up by the tree builder: what stops formatting
     /// amplification early). Real pages are untouched: the dev data builds
     /// at most 28,000 nodes, and at most 294 elements not in its markup.
-    /// A number set here is the whole budget (neither default applies).
+    /// The defaults also hold the elements' estimated memory to
+    /// [`crate::limits::memory_budget`] (40 MB plus 6 bytes per input byte;
+    /// more is [`crate::Error::TooDense`]).
+    /// A number set here is the whole budget (no default applies).
     pub max_elements: Option<usize>,
     /// The most time one page may take, checked inside the stages (the
     /// pre-pass and parse at intervals, the statistics pass, the algorithm,

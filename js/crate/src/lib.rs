@@ -66,6 +66,9 @@ impl From<Error> for Failure {
             Error::TooLarge { .. } => "too_large",
             Error::Binary { .. } => "binary",
             Error::TooManyElements { .. } => "too_many_elements",
+            // Over the memory budget for the page's size: the same kind as
+            // in batch rows and the service.
+            Error::TooDense { .. } => "too_many_elements",
             Error::Timeout { .. } => "timeout",
             Error::Io(_) => "read",
             Error::Gzip(_) => "gzip",

@@ -33,7 +33,7 @@ use html5ever::tree_builder::TreeBuilder;
 use html5ever::{Attribute, LocalName, QualName, ns};
 use memchr::{memchr, memchr2, memchr3, memmem};
 
-use super::{Handle, PARSE_CHUNK, Sink};
+use super::{Budget, Handle, PARSE_CHUNK, Sink};
 use crate::Error;
 use crate::dom::Dom;
 use crate::limits::{Deadline, Stage};
@@ -57,7 +57,7 @@ fn is_space(b: u8) -> bool {
 /// deadline, checked every [`PARSE_CHUNK`] bytes.
 pub(super) fn tokenize(
     html: &str,
-    max_elements: usize,
+    budget: Budget,
     deadline: &Deadline,
 ) -> Result<Result<Dom, GiveUp>, Error> {
     // html5ever drops a U+FEFF at the start of each piece it is fed; only
@@ -75,12 +75,11 @@ pub(super) fn tokenize(
     let mut t = Fast {
         s: &normalised,
         pos: 0,
-        tb: TreeBuilder::new(Sink::new(max_elements), Default::default()),
+        tb: TreeBuilder::new(Sink::new(budget), Default::default()),
         text: String::new(),
         name: String::new(),
         value: String::new(),
         next_check: PARSE_CHUNK,
-        max_elements,
     };
     match t.run(deadline) {
         Ok(Ok(())) => {}
@@ -88,13 +87,7 @@ pub(super) fn tokenize(
         Err(e) => return Err(e),
     }
     t.tb.end();
-    let (dom, phantoms) = t.tb.sink.finish();
-    if phantoms > 0 {
-        return Err(Error::TooManyElements {
-            limit: max_elements,
-        });
-    }
-    Ok(Ok(dom))
+    t.tb.sink.finish().map(Ok)
 }
 
 /// Whether `html` (its first U+FEFF gone) has a U+FEFF where html5ever
@@ -163,7 +156,6 @@ struct Fast<'a> {
     value: String,
     /// Input offset of the next limits check.
     next_check: usize,
-    max_elements: usize,
 }
 
 impl Fast<'_> {
@@ -173,10 +165,8 @@ impl Fast<'_> {
         while self.pos < b.len() {
             if self.pos >= self.next_check {
                 self.next_check = self.pos + PARSE_CHUNK;
-                if self.tb.sink.phantoms.get() > 0 {
-                    return Err(Error::TooManyElements {
-                        limit: self.max_elements,
-                    });
+                if let Some(e) = self.tb.sink.refusal() {
+                    return Err(e);
                 }
                 deadline.check(Stage::Parse)?;
             }

@@ -21,8 +21,12 @@ use html5ever::{
 };
 
 use crate::Error;
+use crate::dom::Flow;
 use crate::dom::{Attr, DOCUMENT, Dom, NodeId, NodeKind};
-use crate::limits::{Deadline, Stage, element_budget, synthesized_budget};
+use crate::limits::{
+    BLOCK_MEMORY, Deadline, ELEMENT_MEMORY, Stage, element_budget, memory_budget,
+    synthesized_budget,
+};
 
 mod fast;
 mod prefilter;
@@ -63,13 +67,14 @@ pub fn parse(html: &str) -> Dom {
 /// even where the pre-pass's caps are fooled.
 pub fn parse_limited(html: &str, max_elements: usize, deadline: &Deadline) -> Result<Dom, Error> {
     let filtered = prefilter_until(html, deadline)?;
-    parse_filtered(&filtered, max_elements, deadline)
+    parse_filtered(&filtered, Budget::elements(max_elements), deadline)
 }
 
 /// [`parse_limited`] with the default budget: [`element_budget`] of the
 /// input's size, and no more than [`synthesized_budget`] of its start
 /// tags, so that markup making the tree builder multiply elements is
-/// refused after a bounded amount of work.
+/// refused after a bounded amount of work; and no more elements than fit
+/// [`memory_budget`] of the input's size, else [`Error::TooDense`].
 pub fn parse_within_defaults(html: &str, deadline: &Deadline) -> Result<Dom, Error> {
     let filtered = prefilter_until(html, deadline)?;
     let budget = default_budget(html, &filtered);
@@ -87,22 +92,56 @@ pub fn parse_rescue(
     deadline: &Deadline,
 ) -> Result<Dom, Error> {
     let filtered = prefilter_rescue(html, deadline)?;
-    let budget = max_elements.unwrap_or_else(|| default_budget(html, &filtered));
+    let budget = match max_elements {
+        Some(n) => Budget::elements(n),
+        None => default_budget(html, &filtered),
+    };
     parse_filtered(&filtered, budget, deadline)
 }
 
-/// The default element budget of `html`, pre-filtered as `filtered`.
-fn default_budget(html: &str, filtered: &str) -> usize {
-    element_budget(html.len()).min(synthesized_budget(start_tags(filtered)))
+/// What one parse may build.
+#[derive(Clone, Copy, Debug)]
+struct Budget {
+    /// Elements, the page's and those the tree builder makes up
+    /// ([`Error::TooManyElements`]).
+    elements: usize,
+    /// The memory the elements may take through the pipeline, by the
+    /// estimate of [`ELEMENT_MEMORY`] an element and [`BLOCK_MEMORY`] more
+    /// a block-level one ([`Error::TooDense`]).
+    memory: usize,
+}
+
+impl Budget {
+    /// A caller's budget: `max_elements` elements, and no memory budget.
+    fn elements(max_elements: usize) -> Budget {
+        Budget {
+            elements: max_elements,
+            memory: usize::MAX,
+        }
+    }
+
+    /// No limit (trees built for tests and tools).
+    const NONE: Budget = Budget {
+        elements: usize::MAX,
+        memory: usize::MAX,
+    };
+}
+
+/// The default budget of `html`, pre-filtered as `filtered`.
+fn default_budget(html: &str, filtered: &str) -> Budget {
+    Budget {
+        elements: element_budget(html.len()).min(synthesized_budget(start_tags(filtered))),
+        memory: memory_budget(html.len()),
+    }
 }
 
 /// The tree builder over pre-filtered markup, within the budget and the
 /// deadline.
-fn parse_filtered(filtered: &str, max_elements: usize, deadline: &Deadline) -> Result<Dom, Error> {
-    if let Ok(dom) = fast::tokenize(filtered, max_elements, deadline)? {
+fn parse_filtered(filtered: &str, budget: Budget, deadline: &Deadline) -> Result<Dom, Error> {
+    if let Ok(dom) = fast::tokenize(filtered, budget, deadline)? {
         return Ok(dom);
     }
-    let mut parser = parse_document(Sink::new(max_elements), Default::default());
+    let mut parser = parse_document(Sink::new(budget), Default::default());
     let mut rest: &str = filtered;
     while !rest.is_empty() {
         let mut cut = rest.len().min(PARSE_CHUNK);
@@ -112,21 +151,13 @@ fn parse_filtered(filtered: &str, max_elements: usize, deadline: &Deadline) -> R
         let (chunk, tail) = rest.split_at(cut);
         parser.process(StrTendril::from_slice(chunk));
         rest = tail;
-        if parser.tokenizer.sink.sink.phantoms.get() > 0 {
-            return Err(Error::TooManyElements {
-                limit: max_elements,
-            });
+        if let Some(e) = parser.tokenizer.sink.sink.refusal() {
+            return Err(e);
         }
         deadline.check(Stage::Parse)?;
     }
     // The end of input closes what is open, and may make a few elements.
-    let (dom, phantoms) = parser.finish();
-    if phantoms > 0 {
-        return Err(Error::TooManyElements {
-            limit: max_elements,
-        });
-    }
-    Ok(dom)
+    parser.finish()
 }
 
 /// The start tags of `html` (`<` and a letter), as the tokenizer will
@@ -151,8 +182,11 @@ pub fn parse_unfiltered(html: &str) -> Dom {
 /// and tree builder, as [`parse_unfiltered`] does where the fast tokenizer
 /// gives up: the reference the differential tests compare with.
 pub fn parse_html5ever(html: &str) -> Dom {
-    let parser = parse_document(Sink::new(usize::MAX), Default::default());
-    parser.one(StrTendril::from_slice(html)).0
+    let parser = parse_document(Sink::new(Budget::NONE), Default::default());
+    // Without a budget nothing is refused.
+    parser
+        .one(StrTendril::from_slice(html))
+        .unwrap_or_else(|_| Dom::new())
 }
 
 /// Parses a whole document exactly as given with the fast tokenizer
@@ -166,7 +200,7 @@ pub fn parse_fast(html: &str) -> Option<Dom> {
 /// [`parse_fast`], or the construct the fast tokenizer gave up at (for
 /// the differential tests' statistics).
 pub fn parse_fast_or_why(html: &str) -> Result<Dom, &'static str> {
-    match fast::tokenize(html, usize::MAX, &Deadline::NONE) {
+    match fast::tokenize(html, Budget::NONE, &Deadline::NONE) {
         Ok(Ok(dom)) => Ok(dom),
         Ok(Err(fast::GiveUp(why))) => Err(why),
         Err(_) => Err("a limit"),
@@ -210,18 +244,55 @@ impl Handle {
 
 struct Sink {
     dom: RefCell<Dom>,
+    /// The budget it started with.
+    limits: Budget,
     /// Elements still to be stored; past them, elements are phantoms.
     budget: Cell<usize>,
+    /// Memory (estimated) still to be taken; past it, elements are
+    /// phantoms.
+    memory: Cell<usize>,
     /// Phantoms made so far.
     phantoms: Cell<u32>,
+    /// Whether the first phantom was made past the memory budget.
+    over_memory: Cell<bool>,
 }
 
 impl Sink {
-    fn new(max_elements: usize) -> Sink {
+    fn new(limits: Budget) -> Sink {
         Sink {
             dom: RefCell::new(Dom::new()),
-            budget: Cell::new(max_elements),
+            limits,
+            budget: Cell::new(limits.elements),
+            memory: Cell::new(limits.memory),
             phantoms: Cell::new(0),
+            over_memory: Cell::new(false),
+        }
+    }
+
+    /// The error for the budget this parse ran past, if it did.
+    fn refusal(&self) -> Option<Error> {
+        if self.phantoms.get() == 0 {
+            return None;
+        }
+        Some(match self.over_memory.get() {
+            true => Error::TooDense {
+                limit: self.limits.memory,
+            },
+            false => Error::TooManyElements {
+                limit: self.limits.elements,
+            },
+        })
+    }
+
+    /// A handle with no node behind it (past a budget).
+    fn phantom(&self, name: QualName) -> Handle {
+        let serial = self.phantoms.get().saturating_add(1);
+        self.phantoms.set(serial);
+        Handle {
+            id: DOCUMENT,
+            ns: name.ns,
+            local: name.local,
+            phantom: serial,
         }
     }
 
@@ -255,14 +326,17 @@ impl Sink {
 
 impl TreeSink for Sink {
     type Handle = Handle;
-    /// The tree, and how many phantoms were made.
-    type Output = (Dom, u32);
+    /// The tree, or the budget it ran past.
+    type Output = Result<Dom, Error>;
     type ElemName<'a> = ExpandedName<'a>;
 
-    fn finish(self) -> (Dom, u32) {
+    fn finish(self) -> Result<Dom, Error> {
+        if let Some(e) = self.refusal() {
+            return Err(e);
+        }
         let mut dom = self.dom.into_inner();
         dom.done_building();
-        (dom, self.phantoms.get())
+        Ok(dom)
     }
 
     fn parse_error(&self, _msg: Cow<'static, str>) {}
@@ -280,17 +354,21 @@ impl TreeSink for Sink {
 
     fn create_element(&self, name: QualName, attrs: Vec<Attribute>, _: ElementFlags) -> Handle {
         let Some(left) = self.budget.get().checked_sub(1) else {
-            let serial = self.phantoms.get().saturating_add(1);
-            self.phantoms.set(serial);
-            return Handle {
-                id: DOCUMENT,
-                ns: name.ns,
-                local: name.local,
-                phantom: serial,
-            };
+            return self.phantom(name);
         };
-        self.budget.set(left);
         let mut dom = self.dom.borrow_mut();
+        let block = name.ns == ns!(html)
+            && matches!(dom.intern_tag(&name.local).flow(), Flow::Block | Flow::Cell);
+        let cost = ELEMENT_MEMORY + if block { BLOCK_MEMORY } else { 0 };
+        let Some(memory) = self.memory.get().checked_sub(cost) else {
+            drop(dom);
+            if self.phantoms.get() == 0 {
+                self.over_memory.set(true);
+            }
+            return self.phantom(name);
+        };
+        self.memory.set(memory);
+        self.budget.set(left);
         let attrs_start = u32::try_from(dom.attrs.len()).unwrap_or(u32::MAX);
         Sink::push_attrs(&mut dom, &attrs);
         let id = dom.push_element(&name, attrs_start, attrs.len() as u32);

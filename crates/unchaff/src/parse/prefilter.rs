@@ -676,6 +676,7 @@ fn scan(
     let mut depth = DepthLimit::default();
     // The current start tag's unread attributes, cut only if the tag stays.
     let mut attr_cuts: Vec<(usize, usize)> = Vec::new();
+    let mut found = Remembered::default();
     let mut i = 0;
     while let Some(off) = memchr(b'<', &b[i..]) {
         let lt = i + off;
@@ -793,11 +794,12 @@ fn scan(
             // its drawing instructions, often 4% of a page, are cut here
             // unless another <svg> nests inside (then the first </svg>
             // would not be this one's).
-            if let Some(close) = find_end_tag(b, open_end, name) {
-                let body = &b[open_end..close];
-                let nested = body.windows(4).any(|w| w.eq_ignore_ascii_case(b"<svg"));
+            if let Some(close) = found.find(SVG, open_end, |from| find_end_tag(b, from, name)) {
+                let nested = found
+                    .find(SVG_START, open_end, |from| find_svg_start(b, from))
+                    .is_some_and(|p| p < close);
                 if !nested {
-                    if !body.is_empty() {
+                    if close > open_end {
                         cuts.push((open_end, close));
                     }
                     i = close;
@@ -810,7 +812,7 @@ fn scan(
         if !emptied && !kept {
             continue;
         }
-        let Some(close) = find_end_tag(b, open_end, name) else {
+        let Some(close) = found.find(key, open_end, |from| find_end_tag(b, from, name)) else {
             if rescue
                 && kept
                 && let Some(p) = memchr(b'<', &b[open_end..])
@@ -1013,9 +1015,80 @@ fn start_tag_end(b: &[u8], from: usize, cuts: &mut Vec<(usize, usize)>) -> usize
     }
 }
 
+/// The key [`Remembered`] files searches for `<svg` under (not a tag
+/// name: no name starts with `<`).
+const SVG_START: u128 = name_key(b"<svg");
+
+/// Searches that the pre-pass remembers, by what they look for: the
+/// first `</name` at or after a position, the first `<svg`. The pass only
+/// moves forward, so a search from `from` finds what an earlier search
+/// from before `from` found, as long as `from` has not passed it (and
+/// nothing, once an earlier search found nothing). Each new search then
+/// reads bytes that no earlier one read, and the pass stays linear
+/// whatever a page repeats: 40,000 `<svg>`s without a `</svg>` had each
+/// searched to the end of the page (issue 41: 48.6 s at 160,000).
+#[derive(Default)]
+struct Remembered {
+    /// Per key: where the last search started, and what it found.
+    last: Vec<(u128, usize, Option<usize>)>,
+}
+
+impl Remembered {
+    /// The result of `search(from)`, from memory when an earlier search
+    /// under `key` settles it.
+    fn find(
+        &mut self,
+        key: u128,
+        from: usize,
+        search: impl FnOnce(usize) -> Option<usize>,
+    ) -> Option<usize> {
+        let slot = match self.last.iter().position(|e| e.0 == key) {
+            Some(k) => k,
+            None => {
+                self.last.push((key, usize::MAX, None));
+                self.last.len() - 1
+            }
+        };
+        let (_, start, hit) = self.last[slot];
+        if from >= start && hit.is_none_or(|h| from <= h) {
+            return hit;
+        }
+        let hit = search(from);
+        self.last[slot] = (key, from, hit);
+        hit
+    }
+}
+
+/// The index of the first `<svg` (any case) at or after `from`.
+fn find_svg_start(b: &[u8], from: usize) -> Option<usize> {
+    let hit = svg_start(b, from);
+    #[cfg(test)]
+    tests::searched(b, from, hit);
+    hit
+}
+
+fn svg_start(b: &[u8], from: usize) -> Option<usize> {
+    let mut i = from;
+    while let Some(p) = memchr(b'<', &b[i..]) {
+        let at = i + p;
+        if b.len() >= at + 4 && b[at + 1..at + 4].eq_ignore_ascii_case(b"svg") {
+            return Some(at);
+        }
+        i = at + 1;
+    }
+    None
+}
+
 /// The index of the `<` of the first `</name` (any case) after `from` that
 /// is followed by white space, `/` or `>` — the only end of raw text.
 fn find_end_tag(b: &[u8], from: usize, name: &[u8]) -> Option<usize> {
+    let hit = end_tag(b, from, name);
+    #[cfg(test)]
+    tests::searched(b, from, hit);
+    hit
+}
+
+fn end_tag(b: &[u8], from: usize, name: &[u8]) -> Option<usize> {
     let mut i = from;
     while let Some(p) = memmem::find(&b[i..], b"</") {
         let at = i + p;
@@ -1037,6 +1110,54 @@ fn find_end_tag(b: &[u8], from: usize, name: &[u8]) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    thread_local! {
+        /// Bytes the raw-text and `<svg` searches were asked to search
+        /// (from where each starts to the end of the page).
+        static SEARCHED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    }
+
+    /// Counts the bytes a search read: from `from` to what it found, or
+    /// to the end of the page.
+    pub(super) fn searched(b: &[u8], from: usize, hit: Option<usize>) {
+        SEARCHED.with(|n| n.set(n.get() + hit.unwrap_or(b.len()) - from));
+    }
+
+    /// Issue 41, defect 8: `<table><tr><td><svg><foreignObject><svg>`
+    /// repeated made every `<svg>` search the rest of the page for its
+    /// `</svg>` (48.6 s at 160,000 repeats). The searches are remembered
+    /// now: the bytes searched stay a small multiple of the page, whatever
+    /// the repeats, with `<svg>` alone, nested, closed late, and raw-text
+    /// elements left open in the rescue pass.
+    #[test]
+    fn searches_stay_linear_in_the_page() {
+        let shapes = [
+            ("<table><tr><td><svg><foreignObject><svg>", ""),
+            ("<svg><desc><svg>", "</svg>"),
+            ("<svg>", "</svg>"),
+            ("<title>x", ""),
+            ("<textarea>x", ""),
+        ];
+        for (unit, tail) in shapes {
+            let html = format!("<html><body>{}{tail}", unit.repeat(20_000));
+            for rescue in [false, true] {
+                SEARCHED.with(|n| n.set(0));
+                scan(
+                    html.as_bytes(),
+                    &Deadline::NONE,
+                    Serialization::Html,
+                    rescue,
+                )
+                .unwrap();
+                let searched = SEARCHED.with(|n| n.get());
+                assert!(
+                    searched <= 4 * html.len(),
+                    "{unit:?} (rescue {rescue}): {searched} bytes searched on a page of {}",
+                    html.len()
+                );
+            }
+        }
+    }
 
     fn s(html: &str) -> String {
         prefilter(html).into_owned()

@@ -68,12 +68,19 @@ struct Wrap {
     /// What closes it; for links `](url)`.
     close: String,
     emitted: bool,
+    /// A code span: its delimiters are checked against what was written
+    /// inside when it closes.
+    code: bool,
+    /// Where its content starts in the output (once emitted).
+    at: usize,
 }
 
 #[derive(Default)]
 struct Writer {
     out: String,
     segs: Vec<Seg>,
+    /// Where the last lead (a heading's `#`, a fence) was written.
+    lead_at: usize,
     wraps: Vec<Wrap>,
     brk: Option<Break>,
     /// Raw text written right after the line prefix (heading hashes,
@@ -128,7 +135,7 @@ impl Writer {
         // Spans open in this block close here and open again in the next.
         for w in self.wraps.iter_mut().rev() {
             if w.emitted {
-                self.out.push_str(&w.close);
+                close_wrap(&mut self.out, w);
                 w.emitted = false;
             }
         }
@@ -174,6 +181,7 @@ impl Writer {
             }
             self.prefix(b != Break::Hard);
             let lead = std::mem::take(&mut self.lead);
+            self.lead_at = self.out.len();
             self.raw(&lead);
         } else if self.pending_space {
             self.out.push(' ');
@@ -183,6 +191,7 @@ impl Writer {
             if !w.emitted {
                 self.out.push_str(&w.open);
                 w.emitted = true;
+                w.at = self.out.len();
             }
         }
     }
@@ -289,14 +298,24 @@ impl Writer {
             open: open.into(),
             close: close.into(),
             emitted: false,
+            code: false,
+            at: 0,
         });
     }
 
+    /// Opens a code span with the delimiters of [`code_span_delimiters`].
+    fn open_code(&mut self, (open, close): (String, String)) {
+        self.open(open, close);
+        if let Some(w) = self.wraps.last_mut() {
+            w.code = true;
+        }
+    }
+
     fn close(&mut self) {
-        if let Some(w) = self.wraps.pop()
+        if let Some(mut w) = self.wraps.pop()
             && w.emitted
         {
-            self.out.push_str(&w.close);
+            close_wrap(&mut self.out, &mut w);
         }
     }
 
@@ -306,6 +325,27 @@ impl Writer {
         }
         self.out
     }
+}
+
+/// Writes what closes `w` (emitted) at the end of `out`. A code span's
+/// delimiters are first checked against what was written inside: it may
+/// differ from the element's text (a selection that skips some of it
+/// joins backquote runs, or starts the span with one), and the opening
+/// delimiter is rewritten (longer, padded) where it would not hold.
+fn close_wrap(out: &mut String, w: &mut Wrap) {
+    if w.code {
+        let (longest, starts, ends) = runs_of(out[w.at..].chars(), '`');
+        let ticks = w.open.trim_end().len();
+        let padded = w.open.ends_with(' ');
+        if longest >= ticks || ((starts || ends) && !padded) {
+            let (open, close) = span_delimiters(longest, starts, ends);
+            out.replace_range(w.at - w.open.len()..w.at, &open);
+            w.at = w.at - w.open.len() + open.len();
+            w.open = open;
+            w.close = close;
+        }
+    }
+    out.push_str(&w.close);
 }
 
 /// How text is escaped.
@@ -388,20 +428,27 @@ pub fn escape_markdown(s: &str) -> String {
 /// or a fence's delimiters must exceed (CommonMark: a span or fence ends
 /// at a run of exactly its own length).
 fn longest_run(dom: &Dom, id: NodeId, c: char) -> (usize, bool, bool) {
+    runs_of(
+        dom.descendants(id)
+            .flat_map(|n| dom.text_of(n).unwrap_or("").chars()),
+        c,
+    )
+}
+
+/// [`longest_run`] over any characters.
+fn runs_of(chars: impl Iterator<Item = char>, c: char) -> (usize, bool, bool) {
     let (mut longest, mut run) = (0, 0);
     let (mut first, mut last) = (None, None);
-    for n in dom.descendants(id) {
-        for ch in dom.text_of(n).unwrap_or("").chars() {
-            if ch == c {
-                run += 1;
-                longest = longest.max(run);
-            } else {
-                run = 0;
-            }
-            if !ch.is_whitespace() {
-                first.get_or_insert(ch);
-                last = Some(ch);
-            }
+    for ch in chars {
+        if ch == c {
+            run += 1;
+            longest = longest.max(run);
+        } else {
+            run = 0;
+        }
+        if !ch.is_whitespace() {
+            first.get_or_insert(ch);
+            last = Some(ch);
         }
     }
     (longest, first == Some(c), last == Some(c))
@@ -412,6 +459,12 @@ fn longest_run(dom: &Dom, id: NodeId, c: char) -> (usize, bool, bool) {
 /// the text starts or ends with one.
 fn code_span_delimiters(dom: &Dom, id: NodeId) -> (String, String) {
     let (longest, starts, ends) = longest_run(dom, id, '`');
+    span_delimiters(longest, starts, ends)
+}
+
+/// A code span's delimiters around text whose longest backquote run is
+/// `longest`, starting or ending with one as said.
+fn span_delimiters(longest: usize, starts: bool, ends: bool) -> (String, String) {
     let ticks = "`".repeat(longest + 1);
     let pad = if starts || ends { " " } else { "" };
     (format!("{ticks}{pad}"), format!("{pad}{ticks}"))
@@ -425,6 +478,20 @@ const MIN_FENCE: usize = 3;
 fn code_fence(dom: &Dom, id: NodeId) -> String {
     let (longest, _, _) = longest_run(dom, id, '`');
     "`".repeat((longest + 1).max(MIN_FENCE))
+}
+
+/// The elements that write Markdown structure of their own (markers,
+/// prefixes, a table's rows): inside a code block they are lines of it.
+fn is_structure(kind: Kind) -> bool {
+    matches!(
+        kind,
+        Kind::Heading(_)
+            | Kind::List { .. }
+            | Kind::Item { .. }
+            | Kind::Quote
+            | Kind::Table
+            | Kind::Row
+    )
 }
 
 /// `md` opening with `title` as a level-1 heading (`# Title`), unless it
@@ -498,6 +565,7 @@ pub fn markdown(
         base,
         flat: 0,
         fence: String::new(),
+        outside_fence: Vec::new(),
         table: None,
         outer: None,
         code_row: 0,
@@ -514,8 +582,12 @@ struct Md<'a> {
     base: Option<&'a Url>,
     /// Inside a heading: blocks become spaces.
     flat: u32,
-    /// The fence of the open code block ([`code_fence`]).
+    /// The fence of the open code block ([`code_fence`]); empty when none
+    /// is open.
     fence: String,
+    /// The spans open around the open code block, set aside until it
+    /// ends.
+    outside_fence: Vec<Wrap>,
     /// The outermost data table being read.
     table: Option<TableBuf>,
     /// While one of its cells (or its caption) is read into a writer of
@@ -538,7 +610,7 @@ impl Md<'_> {
 
     /// Any other block-level element starts or ends.
     fn other_block(&mut self, cx: &Cx<'_>) {
-        if cx.pre > 0 {
+        if cx.pre > 0 && self.in_fence() {
             // A block inside code (a line's `div`) is a line of it.
             if self.w.brk.is_none() && !self.w.code_line_empty {
                 self.w.code_text("\n");
@@ -549,6 +621,11 @@ impl Md<'_> {
             let b = Self::block_break(cx);
             self.w.block(b);
         }
+    }
+
+    /// Whether a fenced code block is open: its text is written as is.
+    fn in_fence(&self) -> bool {
+        !self.fence.is_empty()
     }
 
     /// Whether a cell (or caption) is being read into its own writer.
@@ -640,6 +717,14 @@ impl Sink for Md<'_> {
     fn enter(&mut self, cx: &Cx<'_>, el: Element) {
         let (pre, code, flat) = (cx.pre, cx.code, self.flat);
         let in_cell = self.in_cell();
+        let fenced = self.in_fence();
+        if fenced && is_structure(el.kind) {
+            // A heading, list, quote or table inside a code block is lines
+            // of the code: its markers would end the fence (a heading's
+            // lead replaced it) and leave the code's text unescaped.
+            self.other_block(cx);
+            return;
+        }
         // The outermost data table's parts.
         if cx.tables == 1
             && let Some(t) = self.table.as_mut()
@@ -681,15 +766,18 @@ impl Sink for Md<'_> {
             }
             Kind::Pre if in_cell && pre == 0 => {
                 // Code in a cell: a code span a line.
-                let (open, close) = code_span_delimiters(cx.dom, el.id);
                 w.block(Break::Line);
-                w.open(open, close);
+                w.open_code(code_span_delimiters(cx.dom, el.id));
             }
             Kind::Pre if flat == 0 && pre == 0 => {
                 w.block(Break::Para);
                 let lang = code_language(cx.dom, el.id).unwrap_or_default();
                 self.fence = code_fence(cx.dom, el.id);
                 w.lead = format!("{}{lang}\n", self.fence);
+                // The spans around the block (`**`, a link) wait outside
+                // it: written inside, they would follow the closing fence
+                // on its line and keep the block open.
+                self.outside_fence = std::mem::take(&mut w.wraps);
                 w.code_line_empty = true;
             }
             Kind::Pre => {}
@@ -735,10 +823,7 @@ impl Sink for Md<'_> {
             // cells run on.
             Kind::Table | Kind::Row => self.other_block(cx),
             Kind::Cell => w.space(),
-            Kind::Code if pre == 0 && code == 0 => {
-                let (open, close) = code_span_delimiters(cx.dom, el.id);
-                w.open(open, close);
-            }
+            Kind::Code if pre == 0 && code == 0 => w.open_code(code_span_delimiters(cx.dom, el.id)),
             Kind::Math { display } if pre == 0 && code == 0 && cx.math == 0 => {
                 // Display math is a paragraph of its own, `$$TeX$$`.
                 let display = display && flat == 0 && !in_cell;
@@ -775,7 +860,7 @@ impl Sink for Md<'_> {
             }
             k => match k.flow() {
                 Flow::Block => self.other_block(cx),
-                Flow::Break if pre > 0 => w.code_text("\n"),
+                Flow::Break if pre > 0 && fenced => w.code_text("\n"),
                 Flow::Break if flat > 0 => w.space(),
                 Flow::Break if in_cell => w.block(Break::Line),
                 Flow::Break => {
@@ -793,6 +878,10 @@ impl Sink for Md<'_> {
 
     fn leave(&mut self, cx: &Cx<'_>, el: Element) {
         let (pre, code, flat) = (cx.pre, cx.code, self.flat);
+        if self.in_fence() && is_structure(el.kind) {
+            self.other_block(cx);
+            return;
+        }
         if cx.tables == 1 && self.table.is_some() {
             match el.kind {
                 Kind::Row => {
@@ -856,7 +945,19 @@ impl Sink for Md<'_> {
             Kind::Pre => {
                 if pre == 0 && flat == 0 {
                     if w.brk.is_none() {
-                        // The block was written: close the fence.
+                        // The block was written: close the fence, longer
+                        // than any run of backquotes written inside (a
+                        // selection that skips some of the text joins
+                        // runs the element's text does not have).
+                        let body = w.lead_at + self.fence.len();
+                        if w.out.get(w.lead_at..body) == Some(self.fence.as_str()) {
+                            let (longest, _, _) = runs_of(w.out[body..].chars(), '`');
+                            if longest >= self.fence.len() {
+                                let longer = "`".repeat(longest + 1);
+                                w.out.replace_range(w.lead_at..body, &longer);
+                                self.fence = longer;
+                            }
+                        }
                         if !w.out.ends_with('\n') {
                             w.out.push('\n');
                             w.prefix(false);
@@ -864,6 +965,8 @@ impl Sink for Md<'_> {
                         w.out.push_str(&self.fence);
                     }
                     w.block(Break::Para);
+                    self.fence.clear();
+                    w.wraps = std::mem::take(&mut self.outside_fence);
                 }
             }
             Kind::CodeLine => {
@@ -916,8 +1019,12 @@ impl Sink for Md<'_> {
                 }
                 self.w.push_text(line, Escape::Code { table });
             }
-        } else if cx.pre > 0 {
+        } else if cx.pre > 0 && self.in_fence() {
             self.w.code_text(s);
+        } else if cx.pre > 0 {
+            // Preformatted text where no fence could open (in a heading):
+            // escaped as any text.
+            self.w.push_text(s, Escape::Text { table });
         } else if cx.math > 0 {
             self.w.push_text(s, Escape::Math { table });
         } else if cx.code > 0 {
@@ -1084,7 +1191,60 @@ mod tests {
         "<table><tr><td>a</td><td><code>|&lt;i&gt;</code></td></tr><tr><td>`&lt;u&gt;</td><td>b</td></tr></table>",
         "<ul><li><pre>``` \n&lt;svg onload=alert(1)&gt;</pre></li></ul><blockquote><code>`&lt;x&gt;</code></blockquote>",
         "<p>&amp;lt;img src=x onerror=alert(1)&amp;gt; &lt;!-- x --&gt; &lt;?php ?&gt;</p>",
+        // Structure inside a code block, a code block inside a heading
+        // (found by fuzz/fuzz_targets/markdown.rs): the heading's lead
+        // replaced the fence, the code's text went out unescaped.
+        "<pre><h2>x</h2>&lt;img src=x onerror=alert(1)&gt;</pre>",
+        "<pre><blockquote>&lt;img src=x onerror=alert(1)&gt;</blockquote></pre>",
+        "<pre><ul><li>&lt;img src=x onerror=alert(1)&gt;</li></ul><table><tr><td>&lt;b&gt;</td></tr></table></pre>",
+        "<h2><pre>&lt;img src=x onerror=alert(1)&gt;<br>&lt;i&gt;</pre></h2>",
+        "<pre><h2>Head</h2><blockquote><p>quoted</p><p><code>a`&lt;b&gt;</code></p></blockquote></pre>",
     ];
+
+    /// A selection that skips part of a code span's or a code block's
+    /// text writes backquote runs and ends the element's text does not
+    /// have (found by fuzz/fuzz_targets/markdown.rs, `<code>&<r>`&lti>`
+    /// with `cepr-tpr`: ```` ```<i>`` ````): delimiters and fences follow
+    /// what was written.
+    #[test]
+    fn partly_selected_code_keeps_its_delimiters_closed() {
+        let both = MarkdownOptions {
+            links: true,
+            images: true,
+        };
+        for html in [
+            "<p><code><span>x</span>`&lt;i&gt;</code></p>",
+            "<p><code>`<span>x</span>``&lt;b&gt;</code></p>",
+            "<code><span>l</span><p>`&lt;b&gt;</p></code>",
+            // Spans around a code block, reopened inside it (`auto`).
+            "<b><div><pre>m</div><pre>&lt;m&gt;</pre></b>",
+            "<pre>``<span>x</span>`\n&lt;img src=x onerror=alert(1)&gt;</pre>",
+            "<pre>``<span>x</span>``\n&lt;img src=x onerror=alert(1)&gt;</pre>",
+        ] {
+            let dom = parse(html);
+            let body = dom.body().unwrap();
+            // Every text node but those of the spans.
+            let nodes: Vec<NodeId> = dom
+                .descendants(body)
+                .filter(|&n| {
+                    dom.text_of(n).is_some()
+                        && dom.tag(dom.nodes[n.index()].parent) != Some(crate::dom::Tag::SPAN)
+                })
+                .collect();
+            let out = markdown(
+                &dom,
+                body,
+                &Selection {
+                    nodes,
+                    ..Selection::default()
+                },
+                None,
+                both,
+            );
+            let found = crate::render::tests::raw_html_in(&out);
+            assert!(found.is_empty(), "{html:?} gave {out:?}: {found:?}");
+        }
+    }
 
     #[test]
     fn page_text_never_becomes_markup() {
