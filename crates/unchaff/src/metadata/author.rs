@@ -423,11 +423,40 @@ pub(super) fn clean_author(raw: &str) -> Option<String> {
         kept.push(w);
     }
     let name = kept.join(" ");
-    let name = name.trim_matches(decoration).to_owned();
+    let name = trim_decoration(&name).to_owned();
     if !plausible(&name) {
         return None;
     }
     Some(name)
+}
+
+/// Quotation marks, as pairs of opening and closing forms.
+const QUOTE_PAIRS: &[(char, char)] = &[('"', '"'), ('\'', '\''), ('“', '”'), ('‘', '’')];
+
+/// `name` without the decoration around it ([`decoration`]), except a
+/// quotation mark whose partner is still inside (`"Quoted" Name` keeps
+/// its quotes: a nickname, not decoration).
+fn trim_decoration(name: &str) -> &str {
+    let mut t = name;
+    loop {
+        let before = t.len();
+        t = t.trim_matches(|c: char| {
+            decoration(c) && !QUOTE_PAIRS.iter().any(|&(o, e)| c == o || c == e)
+        });
+        for &(open, close) in QUOTE_PAIRS {
+            let inner = t.strip_prefix(open).and_then(|r| r.strip_suffix(close));
+            if let Some(inner) = inner.filter(|i| !i.contains(open) && !i.contains(close)) {
+                t = inner;
+            } else if let Some(rest) = t.strip_prefix(open).filter(|r| !r.contains(close)) {
+                t = rest;
+            } else if let Some(rest) = t.strip_suffix(close).filter(|r| !r.contains(open)) {
+                t = rest;
+            }
+        }
+        if t.len() == before {
+            return t;
+        }
+    }
 }
 
 /// Whether a cleaned candidate can be a name.
@@ -591,8 +620,21 @@ mod tests {
             "Madonna",
             "Mod Sharon",
             "Emily Post",
+            "\"Quoted\" Name",
+            "Jane “JJ” Doe",
         ] {
             assert_eq!(c(s).as_deref(), Some(s), "{s}");
         }
+    }
+
+    #[test]
+    fn quotes_around_the_name_go_a_nickname_s_stay() {
+        assert_eq!(c("\"Jane Doe\"").as_deref(), Some("Jane Doe"));
+        assert_eq!(c("“Jane Doe”").as_deref(), Some("Jane Doe"));
+        assert_eq!(c("/ \"Jane Doe").as_deref(), Some("Jane Doe"));
+        assert_eq!(
+            c("\"Quoted\" Name \\ Slash").as_deref(),
+            Some("\"Quoted\" Name \\ Slash")
+        );
     }
 }
