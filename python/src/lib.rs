@@ -19,6 +19,7 @@ use pyo3::prelude::*;
 use pyo3::pybacked::{PyBackedBytes, PyBackedStr};
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 use rayon::prelude::*;
+use unchaff::dedup::{DEFAULT_MAX_REPEATS, SegmentCache, Segmentation};
 use unchaff::{Extraction, Format, Input, Method, Options};
 
 mod warc;
@@ -300,6 +301,13 @@ impl Page {
 /// What one page gives, computed without the GIL.
 enum Done {
     Str(String),
+    /// Text or Markdown, `head` (front matter) before `body`; `site` is
+    /// the page's host, for `deduplicate`.
+    Text {
+        head: String,
+        body: String,
+        site: String,
+    },
     Dict(Box<Extraction>),
     /// A page in a language `target_language` does not want: `None`, as
     /// trafilatura's.
@@ -323,6 +331,9 @@ struct Extractor {
     described: String,
     /// The last pool built for an explicit `threads` count.
     pool: Mutex<Option<(usize, Arc<rayon::ThreadPool>)>>,
+    /// `deduplicate=True`: the segments seen so far, per site, applied to
+    /// results in the order they are returned.
+    dedup: Option<Mutex<SegmentCache>>,
 }
 
 #[pymethods]
@@ -345,6 +356,7 @@ impl Extractor {
         target_selector = None,
         target_language = None,
         timeout = None,
+        deduplicate = false,
     ))]
     #[allow(clippy::too_many_arguments)]
     fn new(
@@ -364,8 +376,19 @@ impl Extractor {
         target_selector: Option<&Bound<'_, PyAny>>,
         target_language: Option<&Bound<'_, PyAny>>,
         timeout: Option<f64>,
+        deduplicate: bool,
     ) -> PyResult<Extractor> {
         let format = OutFormat::parse(output_format)?;
+        if deduplicate
+            && !matches!(
+                format,
+                OutFormat::Txt | OutFormat::Markdown | OutFormat::Python
+            )
+        {
+            return Err(BadOptionError::new_err(format!(
+                "deduplicate applies to the text: output_format \"txt\", \"markdown\" or \"python\", not {output_format:?}"
+            )));
+        }
         if favor_precision && favor_recall {
             return Err(BadOptionError::new_err(
                 "favor_precision and favor_recall cannot both be True",
@@ -448,7 +471,7 @@ impl Extractor {
         let described = format!(
             "Extractor(output_format={:?}, algorithm={:?}, include_comments={}, \
              include_links={}, include_images={}, favor_precision={}, favor_recall={}, \
-             with_metadata={}{})",
+             with_metadata={}{}{})",
             format.name(),
             method.name(),
             py_bool(include_comments),
@@ -460,6 +483,11 @@ impl Extractor {
             timeout
                 .map(|t| format!(", timeout={t}"))
                 .unwrap_or_default(),
+            if deduplicate {
+                ", deduplicate=True"
+            } else {
+                ""
+            },
         );
         Ok(Extractor {
             inner,
@@ -467,6 +495,7 @@ impl Extractor {
             with_metadata,
             described,
             pool: Mutex::new(None),
+            dedup: deduplicate.then(|| Mutex::new(SegmentCache::new(DEFAULT_MAX_REPEATS))),
         })
     }
 
@@ -678,20 +707,56 @@ impl Extractor {
         Ok(match self.format {
             OutFormat::Python => Done::Dict(Box::new(x)),
             OutFormat::Json => Done::Str(x.to_json()),
-            OutFormat::Txt | OutFormat::Markdown if self.with_metadata => {
-                let mut s = front_matter(&x);
-                s.push_str(&x.render());
-                Done::Str(s)
-            }
+            OutFormat::Txt | OutFormat::Markdown => Done::Text {
+                head: if self.with_metadata {
+                    front_matter(&x)
+                } else {
+                    String::new()
+                },
+                body: x.render(),
+                site: hostname(&x).unwrap_or_default(),
+            },
             OutFormat::Html if self.with_metadata => Done::Str(html_document(&x)),
             _ => Done::Str(x.render()),
         })
     }
 
+    /// `text` without the segments seen on earlier pages of `site`, with
+    /// `deduplicate=True`; else `text`.
+    fn deduplicated(&self, site: &str, text: String, how: Segmentation) -> String {
+        match &self.dedup {
+            Some(cache) => {
+                cache
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .filter(site, &text, how)
+                    .text
+            }
+            None => text,
+        }
+    }
+
     fn to_py(&self, py: Python<'_>, d: Done) -> PyResult<PyObject> {
         match d {
             Done::Str(s) => Ok(PyString::new(py, &s).into_any().unbind()),
-            Done::Dict(x) => Ok(as_dict(py, &x)?.into_any().unbind()),
+            Done::Text {
+                mut head,
+                body,
+                site,
+            } => {
+                let how = match self.format {
+                    OutFormat::Markdown => Segmentation::Paragraphs,
+                    _ => Segmentation::Lines,
+                };
+                head.push_str(&self.deduplicated(&site, body, how));
+                Ok(PyString::new(py, &head).into_any().unbind())
+            }
+            Done::Dict(mut x) => {
+                let site = hostname(&x).unwrap_or_default();
+                let text = std::mem::take(&mut x.text);
+                x.text = self.deduplicated(&site, text, Segmentation::Lines);
+                Ok(as_dict(py, &x)?.into_any().unbind())
+            }
             Done::Nothing => Ok(py.None()),
         }
     }

@@ -146,3 +146,46 @@ def test_xml_output_in_trafilaturas_shape(example_html):
     assert main is not None
     assert "For ninety years" in "".join(main.itertext())
     assert doc.get("fingerprint")
+
+
+def _site_page(n: int) -> str:
+    boiler = (
+        "Subscribe to the Valley Courier for the news of the valley, every morning in your inbox, "
+        "free of charge, with the weather and the markets."
+    )
+    story = f"Story number {n} tells of the river and the town, of the bridge and of the people who crossed it. " * 3
+    return f"<html><body><article><h1>Story {n}</h1><p>{story}</p><p>{boiler}</p></article></body></html>"
+
+
+def test_deduplicate_drops_a_sites_repeated_segments_in_order():
+    """trafilatura's deduplicate: a segment seen on two earlier pages of the site goes."""
+    boiler = "Subscribe to the Valley Courier"
+    pages = [(_site_page(i), f"https://courier.example/{i}") for i in range(4)]
+    pages.append((_site_page(9), "https://other.example/9"))
+    plain = unchaff.Extractor().extract_many(pages)
+    assert all(boiler in t for t in plain)
+    for threads in (1, None):
+        ex = unchaff.Extractor(deduplicate=True)
+        out = ex.extract_many(pages, threads=threads)
+        assert [boiler in t for t in out] == [True, True, False, False, True], out
+        assert all("Story number" in t for t in out)
+    # The python dict's text, and Markdown's paragraphs, likewise.
+    ex = unchaff.Extractor(output_format="python", deduplicate=True)
+    texts = [d["text"] for d in ex.extract_many(pages)]
+    assert [boiler in t for t in texts] == [True, True, False, False, True]
+    ex = unchaff.Extractor(output_format="markdown", deduplicate=True)
+    md = ex.extract_many(pages)
+    assert [boiler in t for t in md] == [True, True, False, False, True]
+    assert "deduplicate=True" in repr(ex)
+    with pytest.raises(unchaff.BadOptionError, match="deduplicate"):
+        unchaff.Extractor(output_format="json", deduplicate=True)
+
+
+def test_extract_deduplicate_remembers_across_calls():
+    boiler = "Subscribe to the Valley Courier"
+    # A site of its own, so other tests' calls do not count.
+    got = [
+        boiler in unchaff.extract(_site_page(i), f"https://dedup-calls.example/{i}", deduplicate=True)
+        for i in range(3)
+    ]
+    assert got == [True, True, False]

@@ -89,6 +89,7 @@ def _extractor(
     target_selector: Optional[tuple],
     target_language: Optional[tuple],
     timeout: Optional[float],
+    deduplicate: bool,
 ) -> Extractor:
     return Extractor(
         output_format=output_format,
@@ -104,6 +105,7 @@ def _extractor(
         target_selector=list(target_selector) if target_selector else None,
         target_language=list(target_language) if target_language else None,
         timeout=timeout,
+        deduplicate=deduplicate,
     )
 
 
@@ -146,6 +148,7 @@ def extract(
     target_language: Union[str, list, None] = None,
     errors: str = "none",
     timeout: Optional[float] = None,
+    deduplicate: bool = False,
 ) -> Any:
     """Extract the main content of one web page.
 
@@ -226,6 +229,15 @@ def extract(
         checked inside every stage, and a page past it raises
         :class:`ExtractionTimeoutError`. ``None`` (the default): no
         deadline; set one for pages you do not trust.
+    deduplicate
+        Drop from the text the segments (lines of text, paragraphs of
+        Markdown, of 85 characters or more) already seen on two earlier
+        pages of the same site in this process, as trafilatura's
+        ``deduplicate``: a site's boilerplate that the extraction kept. The
+        memory is the cached extractor's, shared by every call with the
+        same options (in :meth:`Extractor.extract_many`, pages are filtered
+        in the order given, so the result does not depend on ``threads``).
+        Text, Markdown and ``"python"``'s ``text`` only.
 
     Returns a ``str`` (``dict`` for ``"python"``), or ``None`` as ``errors``
     says. With ``errors="raise"``, raises :class:`EmptyInputError`,
@@ -257,6 +269,7 @@ def extract(
         _strings(target_selector, "target_selector"),
         _strings(target_language, "target_language"),
         timeout,
+        deduplicate,
     )
     if isinstance(html, (bytearray, memoryview)):
         html = bytes(html)

@@ -54,6 +54,7 @@ class Extractor:
         target_selector: Union[str, List[str], None] = None,
         target_language: Union[str, List[str], None] = None,
         timeout: Optional[float] = None,
+        deduplicate: bool = False,
     ) -> None: ...
     @property
     def output_format(self) -> str: ...
