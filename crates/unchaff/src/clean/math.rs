@@ -5,7 +5,7 @@
 //! readers with spans of glyphs that are `aria-hidden`, an encyclopedia
 //! hides its MathML with `display: none` and shows an image whose `alt`
 //! holds the TeX, and pages typeset on the client keep `\(…\)` in their
-//! text. Before anything is removed, `rewrite` turns each formula, in
+//! text (or `$…$`, on pages that write display math as `$$…$$`). Before anything is removed, `rewrite` turns each formula, in
 //! whichever of these forms, into one element
 //!
 //! ```text
