@@ -6,22 +6,6 @@
 
 mod common;
 
-/// The 12 dev folders; the mean is over folders, never pooled pages.
-const FOLDERS: [&str; 12] = [
-    "scrapinghub",
-    "wcxb-dev",
-    "cleaneval-en-dev",
-    "cleaneval-en-final",
-    "cleanportaleval",
-    "dragnet",
-    "l3s-gn1",
-    "readability-tests",
-    "msv-chaos",
-    "chinese-wce",
-    "htmltotext-bench",
-    "daniel-dev",
-];
-
 #[test]
 #[cfg_attr(
     unchaff_no_data,
@@ -30,7 +14,7 @@ const FOLDERS: [&str; 12] = [
 fn auto_floors_on_every_folder() {
     let root = common::data_root();
     let mut sum = 0.0;
-    for folder in FOLDERS {
+    for folder in common::DEV_FOLDERS {
         let (ds, preds) = common::run_folder(&root, folder, "auto", &[]);
         let f1 = common::shingle(&ds, &preds).f1;
         sum += f1;

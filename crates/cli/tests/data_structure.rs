@@ -11,22 +11,6 @@ use unchaff::{Extractor, Format, Options};
 use unchaff_eval::dataset::Dataset;
 use unchaff_eval::structure::markdown::{self, WellFormed};
 
-/// The 12 dev folders.
-const FOLDERS: [&str; 12] = [
-    "scrapinghub",
-    "wcxb-dev",
-    "cleaneval-en-dev",
-    "cleaneval-en-final",
-    "cleanportaleval",
-    "dragnet",
-    "l3s-gn1",
-    "readability-tests",
-    "msv-chaos",
-    "chinese-wce",
-    "htmltotext-bench",
-    "daniel-dev",
-];
-
 /// Pages listed in a failure message, at most.
 const LISTED: usize = 20;
 
@@ -41,7 +25,7 @@ fn markdown_tables_are_rectangular_and_fences_closed() {
     let ex = Extractor::new(&opts).expect("the default extractor");
     let mut total = WellFormed::default();
     let mut bad: Vec<String> = Vec::new();
-    for folder in FOLDERS {
+    for folder in common::DEV_FOLDERS {
         let ds = Dataset::open(&root.join(folder)).expect("open dataset");
         let pages: Vec<(String, WellFormed)> = ds
             .pages

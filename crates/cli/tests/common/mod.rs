@@ -17,6 +17,22 @@ use unchaff::{Extractor, Options};
 use unchaff_eval::dataset::Dataset;
 use unchaff_eval::metrics::{self, Summary};
 
+/// The 12 dev folders; means are over folders, never pooled pages.
+pub const DEV_FOLDERS: [&str; 12] = [
+    "scrapinghub",
+    "wcxb-dev",
+    "cleaneval-en-dev",
+    "cleaneval-en-final",
+    "cleanportaleval",
+    "dragnet",
+    "l3s-gn1",
+    "readability-tests",
+    "msv-chaos",
+    "chinese-wce",
+    "htmltotext-bench",
+    "daniel-dev",
+];
+
 /// The data root. Tests that call it are `#[ignore]`d when the build
 /// script found no data (cfg `unchaff_no_data`), so this only fails when
 /// the data went away after the build.
