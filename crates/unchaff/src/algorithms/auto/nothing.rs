@@ -162,25 +162,24 @@ pub const LABEL_WORDS: usize = 6;
 fn chrome_only(page: &Page<'_>, b: &Blocks, keep: &[bool], kept: u32) -> bool {
     let allowed = ((1.0 - CHROME_SHARE) * kept as f32) as u32;
     let n = keep.len().min(b.chars.len());
-    // Blocks in chrome containers first: most selections end here, at the
-    // first block of content.
-    let mut other = 0u32;
+    // The blocks outside chrome containers, and which of them are short
+    // enough to be legal lines.
+    let (mut other, mut short) = (0u32, 0u32);
     let mut legal_candidates = Vec::new();
     for k in (0..n).filter(|&k| keep[k] && !in_chrome(b, k)) {
         if b.chars[k] <= LEGAL_MAX_CHARS {
             legal_candidates.push(k);
+            short += b.chars[k];
         }
         other += b.chars[k];
-        if other > allowed && legal_candidates.len() * (LEGAL_MAX_CHARS as usize) < other as usize {
-            // Even if every short block were a legal line, too much is left.
-            let short: u32 = legal_candidates.iter().map(|&k| b.chars[k]).sum();
-            if other - short > allowed {
-                return false;
-            }
-        }
     }
     if other <= allowed {
         return true;
+    }
+    // Even if every short block were a legal line, too much is left (an
+    // article's paragraphs): no text need be read.
+    if other - short > allowed {
+        return false;
     }
     // The short blocks outside chrome containers: legal lines are chrome.
     let mut text = vec![String::new(); legal_candidates.len()];
