@@ -12,6 +12,9 @@
 //!   whose bytes the damage altered (a flipped byte in a plain body cannot
 //!   be seen); a damaged record's own row, whole, is neither;
 //! * no body is over the payload limit.
+//!
+//! `WARC_DAMAGE_DEBUG=1` prints the rows and warnings of a run;
+//! `WARC_DAMAGE_DUMP=FILE` writes the WARC it built.
 #![no_main]
 
 use std::io::{Cursor, Write};
@@ -136,6 +139,10 @@ fuzz_target!(|data: &[u8]| {
     let mut reports = 0usize;
     let mut altered = 0usize;
     let debug = std::env::var_os("WARC_DAMAGE_DEBUG").is_some();
+    if let Some(path) = std::env::var_os("WARC_DAMAGE_DUMP") {
+        // The WARC built, to read a finding again with `unchaff batch`.
+        std::fs::write(path, &warc).expect("WARC_DAMAGE_DUMP: a writable path");
+    }
     for item in WarcReader::new(Cursor::new(&warc)).with_max_payload(MAX_PAYLOAD) {
         if debug {
             match &item {

@@ -642,10 +642,13 @@ impl<R: BufRead> WarcReader<R> {
                 return Step::Warn(self.warn(format!("record {n}: {why}")));
             }
         };
-        if self.is_broken_again(&head) {
+        if self.is_broken_again(&head) || (self.quiet && head.record_id.is_none()) {
             // The broken record again, in the garbage a corrupt gzip
-            // member inflates to (copies of its earlier text): part of
-            // the broken stretch, no second row.
+            // member inflates to (copies of its earlier text), or a
+            // record without the `WARC-Record-ID` every record has, read
+            // in a broken stretch (pieces of headers in that garbage that
+            // happen to frame): part of the stretch, no second row, and
+            // it does not end the stretch.
             self.set_resync(Resync::Scan { back: raw });
             return Step::Warn(None);
         }
@@ -2190,6 +2193,48 @@ mod tests {
                 .collect::<Vec<_>>(),
         );
         want[0] = "urn:uuid:d0!too_large".to_owned();
+        assert_eq!(got, want);
+    }
+
+    /// A fuzzing finding (`warc_damage`): a gzip member with two bits
+    /// flipped inflates into garbage that copies its record's header, and
+    /// a piece of it without a `WARC-Record-ID` happened to frame; that
+    /// ended the broken stretch, and the garbage after it made a second
+    /// warning for the one damaged member. Built as the fuzz target builds
+    /// its WARCs (eight records, a member each, two bit flips in the last).
+    #[test]
+    fn a_corrupt_members_garbage_is_one_warning() {
+        use std::io::Write;
+        let record = |i: usize| {
+            let body = format!(
+                "<html><body><p>page {i} {}</p></body></html>",
+                "words of the page ".repeat(1 + i * 5)
+            );
+            let block = format!("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n{body}");
+            let r = format!(
+                "WARC/1.1\r\nWARC-Type: response\r\nWARC-Record-ID: <urn:uuid:r{i}>\r\n\
+                 WARC-Target-URI: https://example.org/{i}\r\nWARC-Date: 2026-01-01T00:00:00Z\r\n\
+                 Content-Length: {}\r\n\r\n{block}\r\n\r\n",
+                block.len()
+            );
+            let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+            e.write_all(r.as_bytes()).unwrap();
+            e.finish().unwrap()
+        };
+        let mut warc = Vec::new();
+        for i in 0..8 {
+            let mut m = record(i);
+            if i == 7 {
+                for amount in [245usize, 109] {
+                    let at = (amount * 7919) % m.len();
+                    m[at] ^= 0x55 | (amount as u8 & 0x0f);
+                }
+            }
+            warc.extend_from_slice(&m);
+        }
+        let got = outline(&records(&warc));
+        let mut want: Vec<String> = (0..7).map(|i| format!("urn:uuid:r{i}")).collect();
+        want.push("warning".to_owned());
         assert_eq!(got, want);
     }
 
