@@ -188,7 +188,7 @@ struct ExtractArgs {
     #[arg(long)]
     url: Option<String>,
     /// The largest page accepted (bytes, after decompression); larger ones are an error.
-    #[arg(long, value_name = "BYTES", default_value_t = unchaff::decode::DEFAULT_MAX_INPUT)]
+    #[arg(long, value_name = "BYTES", default_value_t = unchaff::DEFAULT_MAX_INPUT)]
     max_bytes: usize,
     /// The page's charset, as an HTTP header would give it (overrides the page's own declaration).
     #[arg(long)]

@@ -149,6 +149,14 @@ fn inflate(bytes: &[u8], max: usize) -> Result<Vec<u8>, Error> {
     Ok(out)
 }
 
+/// Whether `label` names a charset the decoder knows (a WHATWG label, as
+/// an HTTP header's `charset=` gives it; case and white space ignored).
+/// [`crate::Input::with_charset`] with an unknown label fails the page
+/// with [`crate::Error::UnknownCharset`].
+pub fn is_known_charset(label: &str) -> bool {
+    encoding_for_label(label, false).is_some()
+}
+
 /// The encoding for a label, the way browsers map labels: latin1 →
 /// windows-1252, gb2312 → GBK, and a declared UTF-16 in a `<meta>` means
 /// UTF-8 (the bytes were readable as ASCII to find it).

@@ -65,13 +65,13 @@ pub struct Extraction {
     /// How likely the text is the page's main content, from 0 to 1: an
     /// estimate of its shingle F1 against a person's reading of the page,
     /// calibrated on the dev folders (of pages given about 0.8, the mean
-    /// F1 is about 0.8; [`crate::confidence`] says how it is computed,
+    /// F1 is about 0.8; `crate::confidence` says how it is computed,
     /// `docs/RESULTS.md` how well it holds). Low on pages whose content
     /// the algorithm could not tell: send them to another extractor, a
     /// person, or drop them ([`Options::min_confidence`]).
     pub confidence: f32,
     /// What kind of page it is ([`PageType`]), read from what the page
-    /// says of itself and how it is built ([`crate::pagetype`]); filled
+    /// says of itself and how it is built (`crate::pagetype`); filled
     /// with the metadata ([`Options::metadata`], or the JSON format).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub page_type: Option<PageType>,
@@ -151,12 +151,12 @@ impl Extraction {
 
     /// The comments as text: each comment's author on a line of its own
     /// (`Name:`) before its text, a blank line between comments; `None`
-    /// without [`Options::comments`] ([`crate::comments::as_text`]).
+    /// without [`Options::comments`] (`crate::comments::as_text`).
     pub fn comments_text(&self) -> Option<String> {
         self.comments.as_deref().map(crate::comments::as_text)
     }
 
-    /// The comments as Markdown ([`crate::comments::as_markdown`]).
+    /// The comments as Markdown (`crate::comments::as_markdown`).
     pub fn comments_markdown(&self) -> Option<String> {
         self.comments.as_deref().map(crate::comments::as_markdown)
     }
@@ -339,7 +339,7 @@ impl Extractor {
     /// [`Extractor::extract`] of a page whose bytes the caller hands over
     /// (`url` and `charset` as [`Input`]'s). The extraction is the same;
     /// the memory is less: a UTF-8 page is decoded in place, and unless
-    /// the algorithm reads the source ([`Algorithm::reads_source`]) the
+    /// the algorithm reads the source (`Algorithm::reads_source`) the
     /// decoded page is freed once the tree is built, so a text-heavy page
     /// is held about twice (the tree's text, the output), not three times.
     pub fn extract_owned(
