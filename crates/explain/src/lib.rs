@@ -19,7 +19,7 @@
 //! escaped, and a `Content-Security-Policy` meta tag forbids scripts and
 //! any fetch, so the file is safe to open even if an escape were missed.
 
-#![warn(missing_docs)]
+#![deny(missing_docs)]
 
 mod html;
 

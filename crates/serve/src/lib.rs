@@ -23,7 +23,7 @@
 //!
 //! Every limit is a field of [`Config`] with a documented default.
 
-#![warn(missing_docs)]
+#![deny(missing_docs)]
 
 pub mod conn;
 mod handlers;
