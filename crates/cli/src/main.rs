@@ -1135,13 +1135,7 @@ fn cmd_bench(a: BenchArgs) -> CliResult {
     );
     let total = times.total().as_secs_f64().max(1e-12);
     outln!("stage       time (s, summed over threads)   share");
-    for (name, d) in [
-        ("decode", times.decode),
-        ("parse", times.parse),
-        ("annotate", times.annotate),
-        ("algorithm", times.algorithm),
-        ("render", times.render),
-    ] {
+    for (name, d) in times.stages() {
         outln!(
             "{name:10}  {:>10.3}                      {:>5.1}%",
             d.as_secs_f64(),

@@ -101,6 +101,7 @@ internal! {
     mod model;
     mod pagetype;
     mod parse;
+    mod prepare;
     mod render;
     #[cfg(feature = "templates")]
     mod templates;
@@ -121,14 +122,14 @@ pub use decode::{CharsetSource, DEFAULT_MAX_INPUT, is_known_charset};
 pub use error::Error;
 #[cfg(feature = "unstable")]
 pub use extractor::Inspection;
-#[cfg(all(feature = "unstable", any(feature = "train", feature = "templates")))]
-pub use extractor::Prepared;
 pub use extractor::{Extraction, Extractor, JSON_SCHEMA, Skip, StageTimes};
 pub use hash::simhash;
 pub use limits::{ReadError, Stage, read_file_limited, read_limited};
 pub use metadata::Metadata;
 pub use options::{Format, Input, Options};
 pub use pagetype::{PageType, Signals as PageTypeSignals};
+#[cfg(all(feature = "unstable", any(feature = "train", feature = "templates")))]
+pub use prepare::Prepared;
 
 /// Extracts the main content of one page with `options`: the one-line
 /// entry. (It builds the algorithm each time; for many pages build an

@@ -388,7 +388,7 @@ impl Library {
 /// The (tag, text) leaves of a page given as bytes, after decoding,
 /// parsing and cleaning, for [`Library::learn`].
 pub fn page_leaves(bytes: &[u8]) -> Result<PageLeaves, Error> {
-    let p = crate::extractor::Prepared::new(bytes)?;
+    let p = crate::prepare::Prepared::new(bytes)?;
     Ok(leaves(&p.dom, p.root)
         .into_iter()
         .map(|(_, tag, text)| (tag, text))

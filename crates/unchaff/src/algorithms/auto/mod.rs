@@ -55,7 +55,7 @@ pub mod siblings;
 pub mod train;
 pub mod vocab;
 
-use super::{Algorithm, Param, Params, Selection};
+use super::{Algorithm, Param, Params, Reason, Selection};
 use crate::Error;
 use crate::annotate::Page;
 use crate::model::gbdt;
@@ -608,7 +608,7 @@ fn configure(p: &mut Params) -> Result<Auto, Error> {
     Ok(a)
 }
 
-/// Why `auto` scored each block of a page as it did ([`Auto::explain`]).
+/// Why `auto` scored each block of a page as it did ([`Auto::explain_blocks`]).
 #[derive(Clone, Debug, Default)]
 #[non_exhaustive]
 pub struct Explanation {
@@ -649,8 +649,9 @@ impl Auto {
     /// Scores `page`'s blocks as [`Auto::run`] does and says why: each
     /// block's probability and the per-feature contributions of both
     /// stages ([`gbdt::Model::contributions`]). A separate walk for the
-    /// explanation tools: [`Auto::run`] never computes contributions.
-    pub fn explain(&self, page: &Page<'_>) -> Explanation {
+    /// explanation tools ([`Algorithm::explain`]): [`Auto::run`] never
+    /// computes contributions.
+    pub fn explain_blocks(&self, page: &Page<'_>) -> Explanation {
         let blocks = self.block_features(page);
         let block_stage = block_probabilities(&self.blocks, &blocks, self.model.block_exit);
         let probability = self.classify(&blocks);
@@ -686,6 +687,42 @@ impl Algorithm for Auto {
 
     fn name(&self) -> &'static str {
         "auto"
+    }
+
+    fn explain(&self, page: &Page<'_>, top: usize) -> Option<super::Explanation> {
+        let e = self.explain_blocks(page);
+        let reason = |stage, feature, value, contribution| Reason {
+            stage,
+            feature,
+            value,
+            contribution,
+        };
+        let reasons = (0..e.blocks.nodes.len())
+            .map(|k| {
+                let mut r = Vec::new();
+                if let Some(c) = e.block_contributions.get(k) {
+                    let x = &e.blocks.features[k];
+                    for i in c.top(top) {
+                        r.push(reason("block", features::NAMES[i], x[i], c.features[i]));
+                    }
+                }
+                if let Some(c) = e.context_contributions.get(k) {
+                    let xs = e.context_features.get(k);
+                    for i in c.top(top) {
+                        let value = xs.map_or(f32::NAN, |x| x[i]);
+                        r.push(reason("context", context::NAMES[i], value, c.features[i]));
+                    }
+                }
+                r
+            })
+            .collect();
+        Some(super::Explanation {
+            threshold: Some(self.threshold),
+            blocks: e.blocks,
+            score: e.probability,
+            first_stage: e.block_stage,
+            reasons,
+        })
     }
 
     fn run(&self, page: &Page<'_>) -> Selection {
@@ -923,7 +960,7 @@ mod tests {
         let html = news_page();
         let dom = parse(&html);
         let page = page_of(&dom);
-        let e = a.explain(&page);
+        let e = a.explain_blocks(&page);
         let b = a.block_features(&page);
         assert_eq!(e.blocks.nodes, b.nodes);
         assert_eq!(e.probability, a.classify(&b));
@@ -940,6 +977,43 @@ mod tests {
                 assert_eq!(p >= 0.6, e.probability[k] >= 0.6, "block {k}");
             }
         }
+    }
+
+    #[test]
+    fn the_algorithm_explains_itself_and_the_others_do_not() {
+        let html = news_page();
+        let dom = parse(&html);
+        let page = page_of(&dom);
+        let a = Auto::new().unwrap();
+        let full = a.explain_blocks(&page);
+        let e = Algorithm::explain(&a, &page, usize::MAX).expect("auto explains");
+        assert_eq!(e.threshold, Some(a.threshold));
+        assert_eq!(e.score, full.probability);
+        assert_eq!(e.first_stage, full.block_stage);
+        assert_eq!(e.reasons.len(), full.blocks.nodes.len());
+        for (k, reasons) in e.reasons.iter().enumerate() {
+            // Stage by stage, the largest push first, and each one the
+            // model's contribution of that feature.
+            let block: Vec<&Reason> = reasons.iter().filter(|r| r.stage == "block").collect();
+            let top = full.block_contributions[k].top(usize::MAX);
+            assert_eq!(block.len(), top.len());
+            for (r, &i) in block.iter().zip(&top) {
+                assert_eq!(r.feature, features::NAMES[i]);
+                assert_eq!(r.contribution, full.block_contributions[k].features[i]);
+            }
+            let stages: Vec<&str> = reasons.iter().map(|r| r.stage).collect();
+            assert!(stages.is_sorted_by_key(|s| *s == "context"), "{stages:?}");
+        }
+        let few = Algorithm::explain(&a, &page, 2).expect("auto explains");
+        for (all, two) in e.reasons.iter().zip(&few.reasons) {
+            for stage in ["block", "context"] {
+                let first: Vec<&Reason> = all.iter().filter(|r| r.stage == stage).take(2).collect();
+                let kept: Vec<&Reason> = two.iter().filter(|r| r.stage == stage).collect();
+                assert_eq!(first, kept);
+            }
+        }
+        let other = super::super::build(crate::Method::CetdTpc, &[]).unwrap();
+        assert!(other.explain(&page, 2).is_none());
     }
 
     #[test]
