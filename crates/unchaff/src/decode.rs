@@ -1,8 +1,8 @@
 //! Stage 1, **decode**: raw bytes → UTF-8 text (SPEC §1, §3.1).
 //!
-//! **Unstable:** public for the tools of the unchaff workspace (evaluation,
-//! training, explanation); may change in any release. See the crate
-//! docs' *Stability*.
+//! **Unstable:** public only with the `unstable` feature, for the tools
+//! of the unchaff workspace (evaluation, training, explanation); may
+//! change in any release. See the crate docs' *Stability*.
 //!
 //! The order of evidence is the browser's, with two extensions measured on
 //! real pages:

@@ -1,6 +1,6 @@
 //! The pipeline, run once per page: [`Extractor`] holds what is built once
 //! (the algorithm with its model, a template library) and runs the stages
-//! in order: [`prepare`](crate::prepare) (decode, parse, the metadata read
+//! in order: [`crate::prepare`] (decode, parse, the metadata read
 //! before cleaning, clean), site templates and `--exclude`, annotate, the
 //! algorithm, render.
 

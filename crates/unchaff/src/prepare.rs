@@ -1,9 +1,9 @@
 //! Stages 1 to 3 together, **prepare**: a page's bytes → its decoded text
-//! and its cleaned tree. [`decode`](crate::decode) (size limit, gzip, the
-//! binary check, the charset) → [`parse`](crate::parse) (within the element
-//! budget and the deadline) → what must be read before cleaning (the
-//! extractor's metadata; a caller's closure) → [`clean`](crate::clean) →
-//! the `<noscript>` rescue ([`rescue_if_empty`]).
+//! and its cleaned tree. [`crate::decode`] (size limit, gzip, the binary
+//! check, the charset) → [`crate::parse`] (within the element budget and
+//! the deadline) → what must be read before cleaning (the extractor's
+//! metadata; a caller's closure) → [`crate::clean`] → the `<noscript>`
+//! rescue (`rescue_if_empty`).
 //!
 //! **Unstable:** public only with the `unstable` feature, for the tools of
 //! the unchaff workspace; may change in any release.
@@ -122,7 +122,7 @@ fn clean_page(text: &str, dom: &mut Dom, limits: &Limits<'_>) -> Result<NodeId, 
 }
 
 /// Below this many characters of text (white space collapsed) after
-/// cleaning, a page is (nearly) empty and [`rescue_if_empty`] parses it
+/// cleaning, a page is (nearly) empty and `rescue_if_empty` parses it
 /// again. The dev pages that came out empty while their gold has text
 /// (issue #23: Discourse threads whose posts are in `<noscript>`, Next.js
 /// pages hidden until a script runs, titles left unclosed) hold less;

@@ -3,9 +3,9 @@
 //! are learnt into a persistent SQLite database and deleted from that
 //! site's pages before any algorithm scores them.
 //!
-//! **Unstable:** public for the tools of the unchaff workspace (evaluation,
-//! training, explanation); may change in any release. See the crate
-//! docs' *Stability*.
+//! **Unstable:** public only with the `unstable` feature, for the tools
+//! of the unchaff workspace (evaluation, training, explanation); may
+//! change in any release. See the crate docs' *Stability*.
 //!
 //! * A **leaf tag** is an element with counted text and no element
 //!   children; its text is its text children's, white space collapsed.

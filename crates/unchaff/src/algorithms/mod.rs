@@ -1,8 +1,8 @@
 //! Stage 5, **score** and **select**: the extraction algorithms.
 //!
-//! **Unstable:** public for the tools of the unchaff workspace (evaluation,
-//! training, explanation); may change in any release. See the crate
-//! docs' *Stability*.
+//! **Unstable:** public only with the `unstable` feature, for the tools
+//! of the unchaff workspace (evaluation, training, explanation); may
+//! change in any release. See the crate docs' *Stability*.
 //!
 //! Each algorithm is one module implementing [`Algorithm`]: it reads the
 //! shared per-node statistics of an annotated [`Page`] and returns a

@@ -290,6 +290,80 @@ impl Auto {
         (p1, p)
     }
 
+    /// One pass of the selection over the blocks: the blocks at or above
+    /// the pass's threshold, then each phase of [`PHASES`] that runs in
+    /// this pass, in order. Returns the kept flags and the characters kept
+    /// when [`Phase::Measure`] ran (what the fallback's test reads).
+    fn pass(
+        &self,
+        page: &Page<'_>,
+        b: &Blocks,
+        block_stage: &[f32],
+        p: &[f32],
+        pass: Pass,
+    ) -> (Vec<bool>, u32) {
+        let t = match pass {
+            Pass::AtThreshold => self.threshold,
+            Pass::Relaxed => self.threshold * FALLBACK_RELAX,
+        };
+        let mut keep: Vec<bool> = p.iter().map(|&x| x >= t).collect();
+        let mut kept = 0;
+        for &(phase, relaxed_too) in PHASES {
+            if pass == Pass::Relaxed && !relaxed_too {
+                continue;
+            }
+            match phase {
+                Phase::Consent => {
+                    if self.consent {
+                        consent::drop_consent(page, b, &mut keep);
+                    }
+                }
+                Phase::Measure => kept = kept_chars(b, &keep),
+                Phase::IncludeComments => {
+                    if self.include_comments {
+                        for (k, keep) in keep.iter_mut().enumerate() {
+                            *keep |= comment_prose(b, k);
+                        }
+                    }
+                }
+                Phase::Records => {
+                    if let Some(fill) = self.records {
+                        let fill = match pass {
+                            Pass::AtThreshold => fill,
+                            // A page the model is unsure of throughout is
+                            // often a listing (a shop's collection, a
+                            // section front): of its items it keeps a few
+                            // short specs at best. Their records lend their
+                            // places as at the threshold, with the floors
+                            // relaxed by the same factor (held out,
+                            // wcxb-dev's collection pages from 0.00–0.01 to
+                            // 0.5–0.85).
+                            Pass::Relaxed => records::Fill {
+                                min_probability: fill.min_probability * FALLBACK_RELAX,
+                                listing_min_probability: fill.listing_min_probability
+                                    * FALLBACK_RELAX,
+                                ..fill
+                            },
+                        };
+                        records::fill_records(page, b, p, &mut keep, fill);
+                    }
+                }
+                Phase::Siblings => {
+                    siblings::keep_siblings(b, block_stage, &mut keep);
+                }
+                Phase::Listings => {
+                    listings::keep_listings(page, b, &mut keep);
+                }
+                Phase::DropComments => {
+                    if !self.include_comments {
+                        comments::drop_comments(page, b, &mut keep);
+                    }
+                }
+            }
+        }
+        (keep, kept)
+    }
+
     /// The selected blocks: those at or above the threshold; when they
     /// are short ([`RELAX_CHARS`], [`RELAX_SHARE`]), those at or above
     /// [`FALLBACK_RELAX`] × the threshold (with their records filled at
@@ -300,76 +374,15 @@ impl Auto {
     /// probabilities.
     pub fn select(&self, page: &Page<'_>, b: &Blocks, block_stage: &[f32], p: &[f32]) -> Selection {
         let total = page.stats(page.root).chars;
-        let kept_chars = |keep: &[bool]| -> u32 {
-            b.chars
-                .iter()
-                .zip(keep)
-                .filter(|(_, k)| **k)
-                .map(|(c, _)| *c)
-                .sum()
-        };
-        // The blocks at or above `t`, less those of consent dialogs.
-        let keep_at = |t: f32| -> (Vec<bool>, u32) {
-            let mut keep: Vec<bool> = p.iter().map(|&x| x >= t).collect();
-            if self.consent {
-                consent::drop_consent(page, b, &mut keep);
-            }
-            let kept = kept_chars(&keep);
-            (keep, kept)
-        };
         let under = |kept: u32, chars: u32, share: f32| {
             self.fallback && total > 0 && kept < chars && (kept as f32) < share * total as f32
         };
-        let (mut keep, kept) = keep_at(self.threshold);
-        // Comment sections: their prose, not their names, dates and
-        // "reply" links, nor their chrome (reply forms, prompts).
-        let link = features::NAMES.iter().position(|n| *n == "link_ratio");
-        let comment_prose = |k: usize| {
-            b.comment[k]
-                && b.chars[k] >= COMMENT_MIN_CHARS
-                && link.is_some_and(|i| b.features[k][i] < COMMENT_MAX_LINK_RATIO)
-        };
-        if self.include_comments {
-            for (k, keep) in keep.iter_mut().enumerate() {
-                *keep |= comment_prose(k);
-            }
-        }
-        if let Some(fill) = self.records {
-            records::fill_records(page, b, p, &mut keep, fill);
-        }
-        siblings::keep_siblings(b, block_stage, &mut keep);
-        listings::keep_listings(page, b, &mut keep);
-        if !self.include_comments {
-            // After the model: an article's comments go, a thread's
-            // replies stay (`comments`). The fallback's test below
-            // reads the kept text before these phases.
-            comments::drop_comments(page, b, &mut keep);
-        }
+        let (mut keep, kept) = self.pass(page, b, block_stage, p, Pass::AtThreshold);
         let mut relaxed = false;
         if under(kept, RELAX_CHARS, RELAX_SHARE) {
             relaxed = true;
             // The next candidates: the blocks the model was less sure of.
-            let (mut k2, kept2) = keep_at(self.threshold * FALLBACK_RELAX);
-            if let Some(fill) = self.records {
-                // A page the model is unsure of throughout is often a
-                // listing (a shop's collection, a section front): of its
-                // items it keeps a few short specs at best. Their records
-                // lend their places as at the threshold, with the floors
-                // relaxed by the same factor (held out, wcxb-dev's
-                // collection pages from 0.00–0.01 to 0.5–0.85).
-                let relaxed = records::Fill {
-                    min_probability: fill.min_probability * FALLBACK_RELAX,
-                    listing_min_probability: fill.listing_min_probability * FALLBACK_RELAX,
-                    ..fill
-                };
-                records::fill_records(page, b, p, &mut k2, relaxed);
-            }
-            if !self.include_comments {
-                // Where the model is unsure of the whole page, the
-                // relaxed threshold takes an article's comment thread
-                // with it (dragnet's Slashdot stories: precision 0.05).
-                comments::drop_comments(page, b, &mut k2);
-            }
+            let (k2, kept2) = self.pass(page, b, block_stage, p, Pass::Relaxed);
             if under(kept2, FALLBACK_CHARS, FALLBACK_SHARE) {
                 let best = super::cetd_tpc::CetdTpc::default().run(page);
                 let dialog = self.consent
@@ -409,7 +422,7 @@ impl Auto {
         // formatting help) is neither content nor a comment.
         let mut comment = vec![false; keep.len()];
         for k in 0..keep.len() {
-            if !b.comment[k] || !(keep[k] || comment_prose(k)) {
+            if !b.comment[k] || !(keep[k] || comment_prose(b, k)) {
                 continue;
             }
             if crate::comments::is_chrome(page.dom, b.nodes[k]) {
@@ -418,7 +431,7 @@ impl Auto {
                 comment[k] = true;
             }
         }
-        let kept = kept_chars(&keep);
+        let kept = kept_chars(b, &keep);
         let signals = [
             weighted_mean(b, p, |k| keep[k]),
             weighted_mean(b, p, |k| !keep[k]),
@@ -607,6 +620,72 @@ fn configure(p: &mut Params) -> Result<Auto, Error> {
     a.keep_title = p.f64("keep-title", 0.0)? != 0.0;
     Ok(a)
 }
+
+/// The characters of the kept blocks.
+fn kept_chars(b: &Blocks, keep: &[bool]) -> u32 {
+    b.chars
+        .iter()
+        .zip(keep)
+        .filter(|(_, k)| **k)
+        .map(|(c, _)| *c)
+        .sum()
+}
+
+/// Whether block `k` is comment prose: in a comment section, a sentence
+/// or more ([`COMMENT_MIN_CHARS`]) and few links
+/// ([`COMMENT_MAX_LINK_RATIO`]); not names, dates and "reply" links, nor
+/// the section's chrome (reply forms, prompts).
+fn comment_prose(b: &Blocks, k: usize) -> bool {
+    const LINK_RATIO: usize = features::index("link_ratio");
+    b.comment[k]
+        && b.chars[k] >= COMMENT_MIN_CHARS
+        && b.features[k][LINK_RATIO] < COMMENT_MAX_LINK_RATIO
+}
+
+/// The two passes of the selection ([`Auto::pass`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Pass {
+    /// The blocks at or above the threshold.
+    AtThreshold,
+    /// The blocks at or above [`FALLBACK_RELAX`] × the threshold, when the
+    /// first pass kept too little ([`RELAX_SHARE`], [`RELAX_CHARS`]).
+    Relaxed,
+}
+
+/// A phase of a selection pass, run over the kept flags of the blocks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    /// Drops the blocks of a cookie-consent dialog (`consent=1`).
+    Consent,
+    /// Counts the kept characters: what the fallback's test reads, before
+    /// the phases that fill in and take out.
+    Measure,
+    /// Keeps the prose of comment sections (`include-comments=1`).
+    IncludeComments,
+    /// Fills in the records of listings and tables (`records`; the relaxed
+    /// pass with its floors relaxed by [`FALLBACK_RELAX`]).
+    Records,
+    /// Keeps blocks between kept siblings.
+    Siblings,
+    /// Keeps the items of a kept listing.
+    Listings,
+    /// Drops an article's comments (without `include-comments`): a
+    /// thread's replies stay. With the relaxed threshold it keeps the
+    /// comment thread out (dragnet's Slashdot stories: precision 0.05).
+    DropComments,
+}
+
+/// The phases of a selection pass, in order, each with whether the
+/// relaxed pass runs it too.
+const PHASES: &[(Phase, bool)] = &[
+    (Phase::Consent, true),
+    (Phase::Measure, true),
+    (Phase::IncludeComments, false),
+    (Phase::Records, true),
+    (Phase::Siblings, false),
+    (Phase::Listings, false),
+    (Phase::DropComments, true),
+];
 
 /// Why `auto` scored each block of a page as it did ([`Auto::explain_blocks`]).
 #[derive(Clone, Debug, Default)]
