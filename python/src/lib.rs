@@ -86,7 +86,7 @@ create_exception!(
 );
 
 // favor_precision / favor_recall are the command line's --precision /
-// --recall: `auto`'s thresholds `unchaff::algorithms::auto::PRECISION_THRESHOLD`
+// --recall: `auto`'s thresholds `unchaff::PRECISION_THRESHOLD`
 // (0.65) and `RECALL_THRESHOLD` (0.35), measured on all 12 dev folders in
 // docs/RESULTS.md. On scrapinghub + readability-tests (311 pages): 0.35
 // gave P 0.957 R 0.987, 0.5 P 0.968 R 0.974, 0.65 P 0.975 R 0.969.
@@ -431,7 +431,7 @@ impl Extractor {
                      \"auto\" algorithm; {algorithm:?} has none (use params=)"
                 )));
             }
-            use unchaff::algorithms::auto::{PRECISION_THRESHOLD, RECALL_THRESHOLD};
+            use unchaff::{PRECISION_THRESHOLD, RECALL_THRESHOLD};
             let t = if favor_precision {
                 PRECISION_THRESHOLD
             } else {

@@ -130,7 +130,7 @@ pub fn error_kind(e: &unchaff::Error) -> ErrorKind {
 /// Whether the core decodes a page declared with this charset label (an
 /// unknown label is dropped by the readers: the page's own evidence decides).
 pub(crate) fn known_charset(label: &str) -> bool {
-    unchaff::decode::encoding_for_label(label, false).is_some()
+    unchaff::is_known_charset(label)
 }
 
 /// The default extractor, for tests.

@@ -135,8 +135,8 @@ pub const MAX_LIST_BYTES: usize = 1 << 30;
 
 /// A list's text, read within [`MAX_LIST_BYTES`].
 fn read_list(p: &Path) -> io::Result<String> {
-    let bytes = unchaff::limits::read_file_limited(p, MAX_LIST_BYTES).map_err(|e| match e {
-        unchaff::limits::ReadError::Io(e) => e,
+    let bytes = unchaff::read_file_limited(p, MAX_LIST_BYTES).map_err(|e| match e {
+        unchaff::ReadError::Io(e) => e,
         other => io::Error::other(other.to_string()),
     })?;
     String::from_utf8(bytes).map_err(|_| io::Error::other("not UTF-8 text"))

@@ -43,7 +43,7 @@
 //! }
 //! ```
 
-#![warn(missing_docs)]
+#![deny(missing_docs)]
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};

@@ -35,7 +35,7 @@ pub enum ErrorKind {
     TooLarge,
     /// The page builds more elements than its budget (markup that makes
     /// the HTML5 tree builder multiply elements), or elements that would
-    /// take more memory than its size allows (`unchaff::limits`).
+    /// take more memory than its size allows (`unchaff::Error::TooDense`).
     TooManyElements,
     /// A WARC record cut short (truncated file, corrupt gzip member).
     Truncated,
@@ -193,7 +193,7 @@ pub struct RowFormat {
     /// Add the page's metadata (`metadata`: title, author, dates, …).
     pub metadata: bool,
     /// Add `simhash`, a 64-bit SimHash of the plain text
-    /// (`unchaff::hash::simhash`), for near-duplicate work downstream.
+    /// (`unchaff::simhash`), for near-duplicate work downstream.
     pub simhash: bool,
     /// What `text` holds.
     pub text: TextFormat,
@@ -309,11 +309,11 @@ pub struct Row {
     /// The page's comments apart from its content, when the extractor
     /// was built with `unchaff::Options::comments` (`--comments`): each
     /// comment's author on a line of its own (`Name:`) before its text, a
-    /// blank line between comments (`unchaff::comments::as_text`).
+    /// blank line between comments (`unchaff::Extraction::comments_text`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub comments: Option<String>,
     /// A 64-bit SimHash of the plain text, 16 hex digits
-    /// (`unchaff::hash::simhash`: near-duplicate texts differ in few
+    /// (`unchaff::simhash`: near-duplicate texts differ in few
     /// bits), with [`RowFormat::simhash`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub simhash: Option<String>,

@@ -188,7 +188,7 @@ struct ExtractArgs {
     #[arg(long)]
     url: Option<String>,
     /// The largest page accepted (bytes, after decompression); larger ones are an error.
-    #[arg(long, value_name = "BYTES", default_value_t = unchaff::decode::DEFAULT_MAX_INPUT)]
+    #[arg(long, value_name = "BYTES", default_value_t = unchaff::DEFAULT_MAX_INPUT)]
     max_bytes: usize,
     /// The page's charset, as an HTTP header would give it (overrides the page's own declaration).
     #[arg(long)]
@@ -1135,13 +1135,7 @@ fn cmd_bench(a: BenchArgs) -> CliResult {
     );
     let total = times.total().as_secs_f64().max(1e-12);
     outln!("stage       time (s, summed over threads)   share");
-    for (name, d) in [
-        ("decode", times.decode),
-        ("parse", times.parse),
-        ("annotate", times.annotate),
-        ("algorithm", times.algorithm),
-        ("render", times.render),
-    ] {
+    for (name, d) in times.stages() {
         outln!(
             "{name:10}  {:>10.3}                      {:>5.1}%",
             d.as_secs_f64(),

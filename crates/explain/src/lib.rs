@@ -19,12 +19,12 @@
 //! escaped, and a `Content-Security-Policy` meta tag forbids scripts and
 //! any fetch, so the file is safe to open even if an escape were missed.
 
-#![warn(missing_docs)]
+#![deny(missing_docs)]
 
 mod html;
 
-use unchaff::algorithms::auto::{self, Auto, context, features};
-use unchaff::algorithms::{Selection, auto::vocab::Vocabulary};
+use unchaff::algorithms::auto::{features, vocab::Vocabulary};
+use unchaff::algorithms::{Explanation, Selection};
 use unchaff::annotate::Page;
 use unchaff::dom::Edge;
 use unchaff::{Extractor, Input, Method, Options};
@@ -152,18 +152,14 @@ impl Report {
 /// the same extraction as [`Extractor::extract`], plus every block's fate.
 pub fn explain(input: Input<'_>, options: &Options) -> Result<Report, Error> {
     let extractor = Extractor::new(options)?;
-    let explainer = match options.method {
-        Method::Auto => Some(Auto::from_params(&options.params)?),
-        _ => None,
-    };
-    let (x, mut report) =
-        extractor.extract_with(input, |i| inspect(i.page, i.selection, explainer.as_ref()))?;
+    let (x, mut report) = extractor.extract_with(input, |i| {
+        inspect(i.page, i.selection, i.explain(TOP_REASONS))
+    })?;
     report.url = x.url;
     report.title = x.title;
     report.algorithm = x.algorithm;
     report.params = options.params.clone();
     report.charset = x.charset;
-    report.threshold = explainer.as_ref().map(|a| a.threshold);
     if report.text_override {
         for b in &mut report.blocks {
             let found = !b.text.is_empty() && collapse(&x.text).contains(&b.text);
@@ -180,10 +176,10 @@ pub fn collapse(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-/// The blocks of an inspected page.
-fn inspect(page: &Page<'_>, sel: &Selection, auto: Option<&Auto>) -> Report {
+/// The blocks of an inspected page, with the algorithm's explanation
+/// where it has one (else the blocks as `auto` segments them).
+fn inspect(page: &Page<'_>, sel: &Selection, explained: Option<Explanation>) -> Report {
     let dom = page.dom;
-    let explained = auto.map(|a| a.explain(page));
     let blocks = match &explained {
         Some(e) => e.blocks.clone(),
         None => features::blocks(page, &Vocabulary::new()),
@@ -236,7 +232,7 @@ fn inspect(page: &Page<'_>, sel: &Selection, auto: Option<&Auto>) -> Report {
         };
         let stats = page.stats(node);
         let score = match &explained {
-            Some(e) => e.probability.get(k).copied(),
+            Some(e) => e.score.get(k).copied(),
             None => sel.scores.get(node.index()).copied(),
         };
         let reasons = explained
@@ -259,7 +255,7 @@ fn inspect(page: &Page<'_>, sel: &Selection, auto: Option<&Auto>) -> Report {
             reasons,
             block_stage: explained
                 .as_ref()
-                .and_then(|e| e.block_stage.get(k).copied()),
+                .and_then(|e| e.first_stage.get(k).copied()),
         });
     }
     Report {
@@ -267,7 +263,7 @@ fn inspect(page: &Page<'_>, sel: &Selection, auto: Option<&Auto>) -> Report {
         title: None,
         algorithm: Method::Auto,
         params: Vec::new(),
-        threshold: None,
+        threshold: explained.as_ref().and_then(|e| e.threshold),
         blocks: out,
         text: String::new(),
         charset: String::new(),
@@ -275,32 +271,19 @@ fn inspect(page: &Page<'_>, sel: &Selection, auto: Option<&Auto>) -> Report {
     }
 }
 
-/// The strongest reasons of block `k`: [`TOP_REASONS`] per stage.
-fn reasons_of(e: &auto::Explanation, k: usize) -> Vec<Reason> {
-    let mut out = Vec::new();
-    if let Some(c) = e.block_contributions.get(k) {
-        let x = &e.blocks.features[k];
-        for i in c.top(TOP_REASONS) {
-            out.push(Reason {
-                stage: "block",
-                feature: features::NAMES[i],
-                value: x[i],
-                contribution: c.features[i],
-            });
-        }
-    }
-    if let Some(c) = e.context_contributions.get(k) {
-        let xs = e.context_features.get(k);
-        for i in c.top(TOP_REASONS) {
-            out.push(Reason {
-                stage: "context",
-                feature: context::NAMES[i],
-                value: xs.map_or(f32::NAN, |x| x[i]),
-                contribution: c.features[i],
-            });
-        }
-    }
-    out
+/// The reasons of block `k` ([`TOP_REASONS`] per stage, asked of the
+/// algorithm), in the explanation's order.
+fn reasons_of(e: &Explanation, k: usize) -> Vec<Reason> {
+    let reasons = e.reasons.get(k).map(Vec::as_slice).unwrap_or_default();
+    reasons
+        .iter()
+        .map(|r| Reason {
+            stage: r.stage,
+            feature: r.feature,
+            value: r.value,
+            contribution: r.contribution,
+        })
+        .collect()
 }
 
 #[cfg(test)]

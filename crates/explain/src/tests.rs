@@ -70,7 +70,7 @@ fn every_block_once_and_kept_text_is_the_extraction() {
 fn auto_blocks_have_reasons_and_probabilities() {
     let html = page();
     let r = explain(Input::new(html.as_bytes()), &Options::new()).unwrap();
-    assert_eq!(r.threshold, Some(auto::THRESHOLD));
+    assert_eq!(r.threshold, Some(unchaff::algorithms::auto::THRESHOLD));
     let story: Vec<&Block> = r
         .blocks
         .iter()

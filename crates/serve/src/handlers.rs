@@ -751,7 +751,7 @@ async fn explain_inner(
             if let Some(limit) = resolved.options.timeout
                 && started.elapsed() >= limit
             {
-                let stage = unchaff::limits::Stage::Render;
+                let stage = unchaff::Stage::Render;
                 return Err(unchaff_explain::Error::Extract(unchaff::Error::Timeout {
                     limit,
                     stage,

@@ -23,7 +23,7 @@
 //!
 //! Every limit is a field of [`Config`] with a documented default.
 
-#![warn(missing_docs)]
+#![deny(missing_docs)]
 
 pub mod conn;
 mod handlers;
@@ -51,7 +51,7 @@ pub const DEFAULT_LISTEN: &str = "127.0.0.1:8080";
 
 /// Default body limit: 16 MiB. The largest page of the dev data is under
 /// 5 MB; real pages above 16 MB are machine-made dumps. The library's own
-/// input limit ([`unchaff::decode::DEFAULT_MAX_INPUT`], 256 MiB) is the
+/// input limit ([`unchaff::DEFAULT_MAX_INPUT`], 256 MiB) is the
 /// ceiling [`Config::check`] enforces.
 pub const DEFAULT_MAX_BODY: usize = 16 << 20;
 
@@ -167,7 +167,7 @@ impl Config {
     /// Checks the settings: a body limit within the library's input
     /// limit, positive timeouts, at least one worker and connection.
     pub fn check(&self) -> Result<(), Error> {
-        let max = unchaff::decode::DEFAULT_MAX_INPUT;
+        let max = unchaff::DEFAULT_MAX_INPUT;
         if self.max_body == 0 || self.max_body > max {
             return Err(Error::Config(format!(
                 "the body limit must be 1 to {max} bytes (the library's input limit), not {}",
@@ -397,9 +397,9 @@ mod tests {
     fn limits_are_checked() {
         let ok = Config::default();
         assert!(ok.check().is_ok());
-        assert!(ok.max_body <= unchaff::decode::DEFAULT_MAX_INPUT);
+        assert!(ok.max_body <= unchaff::DEFAULT_MAX_INPUT);
         let mut c = ok.clone();
-        c.max_body = unchaff::decode::DEFAULT_MAX_INPUT + 1;
+        c.max_body = unchaff::DEFAULT_MAX_INPUT + 1;
         assert!(c.check().unwrap_err().to_string().contains("input limit"));
         let mut c = ok.clone();
         c.extract_timeout = Duration::ZERO;

@@ -9,8 +9,8 @@ use std::time::Duration;
 
 use base64::Engine;
 use serde::Deserialize;
-use unchaff::algorithms::auto::{PRECISION_THRESHOLD, RECALL_THRESHOLD};
 use unchaff::{Extractor, Format, Method, Options};
+use unchaff::{PRECISION_THRESHOLD, RECALL_THRESHOLD};
 
 /// A request that cannot be served as asked (400).
 #[derive(Debug, thiserror::Error)]

@@ -1,9 +1,9 @@
 //! Stage 4, **annotate**: ONE pass over the cleaned tree that fills the
 //! per-node statistics every algorithm reads (SPEC §1).
 //!
-//! **Unstable:** public for the tools of the unchaff workspace (evaluation,
-//! training, explanation); may change in any release. See the crate
-//! docs' *Stability*.
+//! **Unstable:** public only with the `unstable` feature, for the tools
+//! of the unchaff workspace (evaluation, training, explanation); may
+//! change in any release. See the crate docs' *Stability*.
 //!
 //! The walk enters and leaves every node of the content root's subtree
 //! (see [`Dom::traverse`]: no recursion, no stack); on the way down it

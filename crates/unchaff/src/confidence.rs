@@ -25,10 +25,10 @@
 
 use serde::Serialize;
 
-/// `auto`'s page-level signals ([`AUTO_NAMES`] order).
+/// `auto`'s page-level signals (`AUTO_NAMES` order).
 pub type AutoSignals = [f32; AUTO_N];
 
-/// The signals of any selection ([`GENERIC_NAMES`] order).
+/// The signals of any selection (`GENERIC_NAMES` order).
 pub type GenericSignals = [f32; GENERIC_N];
 
 /// Number of [`AutoSignals`].

@@ -1,8 +1,9 @@
 //! CSS selectors over the arena [`Dom`]: what [`crate::Options::exclude`]
 //! and [`crate::Options::include`] match.
 //!
-//! **Unstable:** public for the tools of the unchaff workspace; may change
-//! in any release. See the crate docs' *Stability*.
+//! **Unstable:** public only with the `unstable` feature, for the tools
+//! of the unchaff workspace; may change in any release. See the crate
+//! docs' *Stability* (what the root re-exports from here is stable).
 //!
 //! Matching is Servo's engine (the `selectors` crate, parsing by
 //! `cssparser`); this module only adapts the tree to its

@@ -1,8 +1,8 @@
 //! Stage 1, **decode**: raw bytes → UTF-8 text (SPEC §1, §3.1).
 //!
-//! **Unstable:** public for the tools of the unchaff workspace (evaluation,
-//! training, explanation); may change in any release. See the crate
-//! docs' *Stability*.
+//! **Unstable:** public only with the `unstable` feature, for the tools
+//! of the unchaff workspace (evaluation, training, explanation); may
+//! change in any release. See the crate docs' *Stability*.
 //!
 //! The order of evidence is the browser's, with two extensions measured on
 //! real pages:
@@ -147,6 +147,14 @@ fn inflate(bytes: &[u8], max: usize) -> Result<Vec<u8>, Error> {
         rest = member.into_inner();
     }
     Ok(out)
+}
+
+/// Whether `label` names a charset the decoder knows (a WHATWG label, as
+/// an HTTP header's `charset=` gives it; case and white space ignored).
+/// [`crate::Input::with_charset`] with an unknown label fails the page
+/// with [`crate::Error::UnknownCharset`].
+pub fn is_known_charset(label: &str) -> bool {
+    encoding_for_label(label, false).is_some()
 }
 
 /// The encoding for a label, the way browsers map labels: latin1 →
@@ -614,6 +622,119 @@ fn charset_in_content(content: &[u8]) -> Option<&[u8]> {
     } else {
         None
     }
+}
+
+/// Share of control bytes in the first [`BINARY_SNIFF_BYTES`] above which
+/// input is called binary: real HTML has none, stray ones come in ones and
+/// twos; random bytes have ~10%, images and archives far more.
+pub const BINARY_CONTROL_PERCENT: u32 = 2;
+
+/// How much of the input the binary check reads.
+pub const BINARY_SNIFF_BYTES: usize = 8 * 1024;
+
+/// Fewest control bytes that make input binary: a short text with a few
+/// stray control characters is still text.
+pub const BINARY_MIN_CONTROLS: usize = 32;
+
+/// [`BINARY_MIN_CONTROLS`] for what came out of gzip: a compressed page is
+/// a page, and 200 random bytes gzipped (about 21 control bytes) came out
+/// as garbage text with no error (issue 41).
+pub const BINARY_MIN_CONTROLS_GZIP: usize = 4;
+
+/// The whole stage for one page: the size limit, gunzip, the binary
+/// check ([`check_not_binary`]), the charset and decoding. The text borrows the input where the input is UTF-8, and owns the
+/// inflated bytes of gzip input (no copy of the page either way).
+pub fn decode_page<'a>(
+    bytes: PageBytes<'a>,
+    charset: Option<&str>,
+    max: usize,
+) -> Result<Decoded<'a>, Error> {
+    if bytes.len() > max {
+        return Err(Error::TooLarge { limit: max });
+    }
+    let (raw, gzipped) = match bytes {
+        PageBytes::Borrowed(b) => {
+            let raw = gunzip_if_needed(b, max)?;
+            let gzipped = matches!(raw, std::borrow::Cow::Owned(_));
+            (raw, gzipped)
+        }
+        PageBytes::Owned(b) => {
+            let inflated = match gunzip_if_needed(&b, max)? {
+                std::borrow::Cow::Owned(inflated) => Some(inflated),
+                std::borrow::Cow::Borrowed(_) => None,
+            };
+            let gzipped = inflated.is_some();
+            (std::borrow::Cow::Owned(inflated.unwrap_or(b)), gzipped)
+        }
+    };
+    if raw.is_empty() {
+        return Err(Error::EmptyInput);
+    }
+    // What came out of gzip was compressed on purpose: a page, not a few
+    // stray control bytes in a short text.
+    let min_controls = match gzipped {
+        true => BINARY_MIN_CONTROLS_GZIP,
+        false => BINARY_MIN_CONTROLS,
+    };
+    let is_utf16 = |d: &Decoded<'_>| matches!(d.encoding.name(), "UTF-16LE" | "UTF-16BE");
+    match raw {
+        std::borrow::Cow::Borrowed(raw) => {
+            let decoded = decode(raw, charset)?;
+            if !is_utf16(&decoded) {
+                check_not_binary(raw, min_controls)?;
+            }
+            Ok(decoded)
+        }
+        std::borrow::Cow::Owned(raw) => {
+            let binary = check_not_binary(&raw, min_controls);
+            let decoded = decode_owned(raw, charset)?;
+            if !is_utf16(&decoded) {
+                binary?;
+            }
+            Ok(decoded)
+        }
+    }
+}
+
+/// A page's bytes: lent by the caller, or handed over
+/// ([`crate::Extractor::extract_owned`]).
+#[derive(Debug)]
+pub enum PageBytes<'a> {
+    /// Lent: the decoded text borrows them where they are UTF-8.
+    Borrowed(&'a [u8]),
+    /// Handed over: a UTF-8 page is decoded in place.
+    Owned(Vec<u8>),
+}
+
+impl PageBytes<'_> {
+    /// How many bytes.
+    pub fn len(&self) -> usize {
+        match self {
+            PageBytes::Borrowed(b) => b.len(),
+            PageBytes::Owned(b) => b.len(),
+        }
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// Fails on input whose first bytes hold more than
+/// [`BINARY_CONTROL_PERCENT`] control characters, and at least
+/// `min_controls` of them.
+pub fn check_not_binary(bytes: &[u8], min_controls: usize) -> Result<(), Error> {
+    let head = &bytes[..bytes.len().min(BINARY_SNIFF_BYTES)];
+    let controls = head
+        .iter()
+        .filter(|&&b| b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r' | 0x0c | 0x1b))
+        .count();
+    let percent = (controls * 100 / head.len().max(1)) as u32;
+    if controls >= min_controls && controls * 100 > head.len() * BINARY_CONTROL_PERCENT as usize {
+        return Err(Error::Binary { percent });
+    }
+    Ok(())
 }
 
 #[cfg(test)]

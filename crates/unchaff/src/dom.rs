@@ -1,8 +1,8 @@
 //! The compact document tree every later stage reads.
 //!
-//! **Unstable:** public for the tools of the unchaff workspace (evaluation,
-//! training, explanation); may change in any release. See the crate
-//! docs' *Stability*.
+//! **Unstable:** public only with the `unstable` feature, for the tools
+//! of the unchaff workspace (evaluation, training, explanation); may
+//! change in any release. See the crate docs' *Stability*.
 //!
 //! Nodes live in one `Vec` and refer to each other by [`NodeId`] (a `u32`
 //! index), so a page of a million nodes is a handful of allocations and no

@@ -23,14 +23,14 @@ pub enum Error {
     },
     /// The page would build more elements than its budget
     /// ([`crate::Options::max_elements`]): markup that makes the HTML5
-    /// tree builder multiply elements (see [`crate::limits`]).
+    /// tree builder multiply elements (see `crate::limits`).
     #[error("page builds more than {limit} elements (the element budget)")]
     TooManyElements {
         /// The budget in force.
         limit: usize,
     },
     /// The page's elements would take more memory through the pipeline
-    /// than its size allows ([`crate::limits::memory_budget`]): markup of
+    /// than its size allows (`crate::limits::memory_budget`): markup of
     /// tiny elements (`<p>x</p>` repeated), whose blocks and features cost
     /// tens of times their bytes.
     #[error(

@@ -1,6 +1,8 @@
 //! The pipeline, run once per page: [`Extractor`] holds what is built once
 //! (the algorithm with its model, a template library) and runs the stages
-//! in order, each a named step below.
+//! in order: [`crate::prepare`] (decode, parse, the metadata read
+//! before cleaning, clean), site templates and `--exclude`, annotate, the
+//! algorithm, render.
 
 use std::time::Duration;
 
@@ -8,32 +10,16 @@ use crate::algorithms::{self, Algorithm, Selection};
 use crate::annotate::{self, Page};
 use crate::comments::Comment;
 use crate::confidence::{self, Signals};
-use crate::decode::{self, CharsetSource};
+use crate::decode::{CharsetSource, PageBytes};
 use crate::dom::{Dom, NodeId};
 use crate::limits::{Deadline, Instant, Stage};
 use crate::metadata::{self, Metadata};
 use crate::pagetype::{self, PageType};
-use crate::{Error, Format, Input, Method, Options, clean, css, parse, render};
+use crate::prepare::{self, Cleaned, Limits};
+use crate::{Error, Format, Input, Method, Options, css, parse, render};
 
 /// The version of the JSON output's schema (`docs/json-schema.md`).
 pub const JSON_SCHEMA: u32 = 2;
-
-/// Share of control bytes in the first [`BINARY_SNIFF_BYTES`] above which
-/// input is called binary: real HTML has none, stray ones come in ones and
-/// twos; random bytes have ~10%, images and archives far more.
-pub const BINARY_CONTROL_PERCENT: u32 = 2;
-
-/// How much of the input the binary check reads.
-pub const BINARY_SNIFF_BYTES: usize = 8 * 1024;
-
-/// Fewest control bytes that make input binary: a short text with a few
-/// stray control characters is still text.
-pub const BINARY_MIN_CONTROLS: usize = 32;
-
-/// [`BINARY_MIN_CONTROLS`] for what came out of gzip: a compressed page is
-/// a page, and 200 random bytes gzipped (about 21 control bytes) came out
-/// as garbage text with no error (issue 41).
-pub const BINARY_MIN_CONTROLS_GZIP: usize = 4;
 
 /// The result of extracting one page.
 #[derive(Clone, Debug, serde::Serialize)]
@@ -65,13 +51,13 @@ pub struct Extraction {
     /// How likely the text is the page's main content, from 0 to 1: an
     /// estimate of its shingle F1 against a person's reading of the page,
     /// calibrated on the dev folders (of pages given about 0.8, the mean
-    /// F1 is about 0.8; [`crate::confidence`] says how it is computed,
+    /// F1 is about 0.8; `crate::confidence` says how it is computed,
     /// `docs/RESULTS.md` how well it holds). Low on pages whose content
     /// the algorithm could not tell: send them to another extractor, a
     /// person, or drop them ([`Options::min_confidence`]).
     pub confidence: f32,
     /// What kind of page it is ([`PageType`]), read from what the page
-    /// says of itself and how it is built ([`crate::pagetype`]); filled
+    /// says of itself and how it is built (`crate::pagetype`); filled
     /// with the metadata ([`Options::metadata`], or the JSON format).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub page_type: Option<PageType>,
@@ -151,12 +137,12 @@ impl Extraction {
 
     /// The comments as text: each comment's author on a line of its own
     /// (`Name:`) before its text, a blank line between comments; `None`
-    /// without [`Options::comments`] ([`crate::comments::as_text`]).
+    /// without [`Options::comments`] (`crate::comments::as_text`).
     pub fn comments_text(&self) -> Option<String> {
         self.comments.as_deref().map(crate::comments::as_text)
     }
 
-    /// The comments as Markdown ([`crate::comments::as_markdown`]).
+    /// The comments as Markdown (`crate::comments::as_markdown`).
     pub fn comments_markdown(&self) -> Option<String> {
         self.comments.as_deref().map(crate::comments::as_markdown)
     }
@@ -190,32 +176,55 @@ impl Skip {
 }
 
 /// Time spent in each stage, for one page ([`Extraction::times`]) or
-/// summed over many ([`StageTimes::add`]).
+/// summed over many ([`StageTimes::add`]). The stages are consecutive:
+/// their sum is the extraction's time, less the inspection hook's.
 #[derive(Clone, Copy, Debug, Default)]
 #[non_exhaustive]
 pub struct StageTimes {
-    /// gunzip + charset detection + decoding.
+    /// Size limit, gunzip, binary check, charset detection and decoding.
     pub decode: Duration,
-    /// HTML5 tree building.
+    /// The pre-pass and the HTML5 tree builder.
     pub parse: Duration,
-    /// Metadata, cleaning, templates and the statistics pass.
+    /// What is read before cleaning: the metadata, the page type's
+    /// signals, the declared language, the base URL and the title.
+    pub metadata: Duration,
+    /// Cleaning, the `<noscript>` rescue, site templates and the
+    /// [`Options::exclude`] selectors.
+    pub clean: Duration,
+    /// The statistics pass (per-node counts and tag paths).
     pub annotate: Duration,
-    /// The algorithm.
+    /// The algorithm (or the [`Options::include`] selectors).
     pub algorithm: Duration,
-    /// Rendering the outputs.
+    /// Rendering the outputs, the comments, the language, the confidence
+    /// and the corpus filters.
     pub render: Duration,
 }
 
 impl StageTimes {
+    /// Every stage by name, in pipeline order.
+    pub fn stages(&self) -> [(&'static str, Duration); 7] {
+        [
+            ("decode", self.decode),
+            ("parse", self.parse),
+            ("metadata", self.metadata),
+            ("clean", self.clean),
+            ("annotate", self.annotate),
+            ("algorithm", self.algorithm),
+            ("render", self.render),
+        ]
+    }
+
     /// The sum of all stages.
     pub fn total(&self) -> Duration {
-        self.decode + self.parse + self.annotate + self.algorithm + self.render
+        self.stages().iter().map(|(_, d)| *d).sum()
     }
 
     /// Adds another set of times to this one.
     pub fn add(&mut self, o: &StageTimes) {
         self.decode += o.decode;
         self.parse += o.parse;
+        self.metadata += o.metadata;
+        self.clean += o.clean;
         self.annotate += o.annotate;
         self.algorithm += o.algorithm;
         self.render += o.render;
@@ -233,6 +242,18 @@ pub struct Inspection<'p, 'a> {
     /// Subtrees a site template deleted before the algorithm ran (still
     /// readable in `page.dom`, detached from the tree).
     pub removed: &'p [NodeId],
+    /// The algorithm that ran.
+    algorithm: &'p dyn Algorithm,
+}
+
+impl Inspection<'_, '_> {
+    /// The algorithm's account of each block of the page, with at most
+    /// `reasons` features per block and model stage
+    /// ([`Algorithm::explain`]; `None` for an algorithm that has none).
+    /// Computed on asking, in a walk of its own.
+    pub fn explain(&self, reasons: usize) -> Option<algorithms::Explanation> {
+        self.algorithm.explain(self.page, reasons)
+    }
 }
 
 /// Every site's template entries, read once from a library.
@@ -339,7 +360,7 @@ impl Extractor {
     /// [`Extractor::extract`] of a page whose bytes the caller hands over
     /// (`url` and `charset` as [`Input`]'s). The extraction is the same;
     /// the memory is less: a UTF-8 page is decoded in place, and unless
-    /// the algorithm reads the source ([`Algorithm::reads_source`]) the
+    /// the algorithm reads the source (`Algorithm::reads_source`) the
     /// decoded page is freed once the tree is built, so a text-heavy page
     /// is held about twice (the tree's text, the output), not three times.
     pub fn extract_owned(
@@ -373,59 +394,33 @@ impl Extractor {
         input: RawInput<'_>,
         inspect: impl FnOnce(&Inspection<'_, '_>) -> R,
     ) -> Result<(Extraction, R), Error> {
-        let mut times = StageTimes::default();
-        let t0 = Instant::now();
         let deadline = Deadline::after(self.options.timeout);
         let owned = matches!(input.bytes, PageBytes::Owned(_));
         let url = input.url;
-        let mut decoded = decode_input(input.bytes, input.charset, self.options.max_input_bytes)?;
-        deadline.check(Stage::Decode)?;
-        let t1 = Instant::now();
-        let mut dom = match self.options.max_elements {
-            Some(budget) => parse::parse_limited(&decoded.text, budget, &deadline)?,
-            None => parse::parse_within_defaults(&decoded.text, &deadline)?,
-        };
-        let t2 = Instant::now();
-        let root = dom.content_root();
         let fmt = self.options.format;
-        // Before cleaning: the head and the body's scripts are still linked.
-        // Markdown's title heading is the article's title, not `<title>`
-        // with the site's name.
-        let want_meta = self.options.metadata
-            || matches!(fmt, Format::Json | Format::Xml)
-            || (fmt == Format::Markdown && self.options.markdown_title);
-        let mut meta = if want_meta {
-            read_metadata(&dom, url)
-        } else {
-            Metadata::default()
+        let limits = Limits {
+            max_input: self.options.max_input_bytes,
+            max_elements: self.options.max_elements,
+            deadline: &deadline,
         };
-        // The page type comes with the metadata (not with Markdown's title).
-        let mut page_signals = (self.options.metadata || matches!(fmt, Format::Json | Format::Xml))
-            .then(|| pagetype::signals(&dom, url));
-        // The declared language, for the language filter (before cleaning).
-        let declared = match self.languages.is_empty() {
-            true => None,
-            false => declared_language(&dom),
-        };
-        let base = match fmt {
-            Format::Text => None,
-            _ => render::base_url(&dom, url),
-        };
-        // The first `<title>` anywhere, as `document.title`: before
-        // cleaning, which drops one that a wrapper element put in the body.
-        let title = render::title(&dom);
-        deadline.check(Stage::Annotate)?;
-        let hidden_body = article_body_in_noscript(&decoded.text, &dom, root);
-        clean::clean(&mut dom, root);
-        let mut root = root;
-        rescue_if_empty(
-            &decoded.text,
-            &mut dom,
-            &mut root,
-            hidden_body,
-            self.options.max_elements,
-            &deadline,
-        )?;
+        let (prepared, before) = prepare::prepare(input.bytes, input.charset, &limits, |dom| {
+            self.read_before_clean(dom, url)
+        })?;
+        let Cleaned {
+            mut decoded,
+            mut dom,
+            root,
+            times: prepare_times,
+        } = prepared;
+        let BeforeClean {
+            want_meta,
+            mut meta,
+            mut page_signals,
+            declared,
+            base,
+            title,
+        } = before;
+        let t_filter = Instant::now();
         let removed = self.apply_templates(&mut dom, root, url);
         if !self.exclude.is_empty() {
             let mut hits = self
@@ -442,6 +437,7 @@ impl Extractor {
             decoded.text = std::borrow::Cow::Borrowed("");
         }
         deadline.check(Stage::Annotate)?;
+        let t_annotate = Instant::now();
         let mut page = annotate::annotate_until(&dom, &decoded.text, root, &deadline)?;
         page.url = url;
         let t3 = Instant::now();
@@ -479,6 +475,7 @@ impl Extractor {
             page: &page,
             selection: &selection,
             removed: &removed,
+            algorithm: self.algorithm.as_ref(),
         });
         // The renderers read the tree, not the annotated page: it goes
         // first (on element-dense pages it is about as large as the tree).
@@ -489,7 +486,7 @@ impl Extractor {
         let dom = if self.options.tables {
             &dom
         } else {
-            pruned = without_tables(&dom);
+            pruned = render::without_data_tables(&dom);
             &pruned
         };
         let mut text = render::text(dom, root, &selection);
@@ -585,11 +582,15 @@ impl Extractor {
             _ => None,
         };
         let t5 = Instant::now();
-        times.decode = t1 - t0;
-        times.parse = t2 - t1;
-        times.annotate = t3 - t2;
-        times.algorithm = t_algorithm - t3;
-        times.render = t5 - t4;
+        let times = StageTimes {
+            decode: prepare_times.decode,
+            parse: prepare_times.parse,
+            metadata: prepare_times.before_clean,
+            clean: prepare_times.clean + (t_annotate - t_filter),
+            annotate: t3 - t_annotate,
+            algorithm: t_algorithm - t3,
+            render: t5 - t4,
+        };
         let extraction = Extraction {
             url: url.map(str::to_owned),
             title,
@@ -611,6 +612,44 @@ impl Extractor {
             format: fmt,
         };
         Ok((extraction, seen))
+    }
+
+    /// What is read of the tree before cleaning, where the head and the
+    /// body's scripts are still linked: the metadata (also for
+    /// Markdown's title heading: the article's title, not `<title>` with
+    /// the site's name), the page type's signals, the declared language
+    /// (for the language filter), the base URL, and the first `<title>`
+    /// anywhere, as `document.title` (cleaning drops one that a wrapper
+    /// element put in the body).
+    fn read_before_clean(&self, dom: &Dom, url: Option<&str>) -> BeforeClean {
+        let fmt = self.options.format;
+        let want_meta = self.options.metadata
+            || matches!(fmt, Format::Json | Format::Xml)
+            || (fmt == Format::Markdown && self.options.markdown_title);
+        let meta = if want_meta {
+            read_metadata(dom, url)
+        } else {
+            Metadata::default()
+        };
+        // The page type comes with the metadata (not with Markdown's title).
+        let page_signals = (self.options.metadata || matches!(fmt, Format::Json | Format::Xml))
+            .then(|| pagetype::signals(dom, url));
+        let declared = match self.languages.is_empty() {
+            true => None,
+            false => declared_language(dom),
+        };
+        let base = match fmt {
+            Format::Text => None,
+            _ => render::base_url(dom, url),
+        };
+        BeforeClean {
+            want_meta,
+            meta,
+            page_signals,
+            declared,
+            base,
+            title: render::title(dom),
+        }
     }
 
     /// The comments of a selection ([`Selection::comments`]), one per
@@ -773,246 +812,16 @@ fn description_page(
     Ok(Some((page, root, selection)))
 }
 
-/// A copy of the tree without its data tables ([`Options::tables`] off).
-/// A table is data unless it lays the page out: a layout table holds
-/// another table, or blocks of prose (paragraphs, divisions, lists,
-/// headings) in its cells — unless it has a header (`th`, `thead`,
-/// `caption`), which only data tables have.
-fn without_tables(dom: &Dom) -> Dom {
-    use crate::dom::Tag;
-    let mut copy = dom.clone();
-    let mut data_tables = Vec::new();
-    for i in 0..dom.len() {
-        let table = NodeId(i as u32);
-        if !dom.is(table, Tag::TABLE) {
-            continue;
-        }
-        let (mut header, mut layout) = (false, false);
-        // Stops at the first nested table: each node is looked at by few tables.
-        for n in dom.descendants(table).skip(1) {
-            match dom.tag(n) {
-                Some(Tag::TABLE) => {
-                    layout = true;
-                    break;
-                }
-                Some(Tag::TH | Tag::THEAD | Tag::CAPTION) => header = true,
-                Some(tag) if LAYOUT_BLOCKS.contains(&tag) => layout = true,
-                _ => {}
-            }
-        }
-        if header || !layout {
-            data_tables.push(table);
-        }
-    }
-    copy.detach_all(&data_tables);
-    copy
-}
-
-/// Blocks of prose that mark a table cell as page layout rather than data.
-const LAYOUT_BLOCKS: &[crate::dom::Tag] = {
-    use crate::dom::Tag;
-    &[
-        Tag::P,
-        Tag::DIV,
-        Tag::UL,
-        Tag::OL,
-        Tag::H1,
-        Tag::H2,
-        Tag::H3,
-        Tag::H4,
-        Tag::H5,
-        Tag::H6,
-        Tag::BLOCKQUOTE,
-        Tag::ARTICLE,
-        Tag::SECTION,
-        Tag::FORM,
-    ]
-};
-
-/// Below this many characters of text (white space collapsed) after
-/// cleaning, a page is (nearly) empty and [`rescue_if_empty`] parses it
-/// again. The dev pages that came out empty while their gold has text
-/// (issue #23: Discourse threads whose posts are in `<noscript>`, Next.js
-/// pages hidden until a script runs, titles left unclosed) hold less;
-/// a real article's page has thousands.
-pub const RESCUE_BELOW_CHARS: usize = 200;
-
-/// The characters of text (not white space) in the subtree of `root`,
-/// counted up to `cap`.
-fn text_chars(dom: &Dom, root: NodeId, cap: usize) -> usize {
-    let mut n = 0;
-    for id in dom.descendants(root) {
-        if let Some(t) = dom.text_of(id) {
-            n += t.chars().filter(|c| !c.is_whitespace()).count();
-            if n >= cap {
-                break;
-            }
-        }
-    }
-    n
-}
-
-/// At most this many elements marked as an article's body are looked
-/// into: a page has one (a few with teasers); walking the subtree of
-/// each of thousands of nested ones would take quadratic time.
-const ARTICLE_BODIES_CHECKED: usize = 4;
-
-/// Whether `n` is marked as an article's body (schema.org's
-/// `itemprop="articleBody"`).
-fn is_article_body(dom: &Dom, n: NodeId) -> bool {
-    dom.attr(n, "itemprop")
-        .is_some_and(|v| v.split_ascii_whitespace().any(|t| t == "articleBody"))
-}
-
-/// The most characters of text (up to `cap`) in an element of the tree
-/// marked as the article's body ([`is_article_body`]).
-fn article_body_chars(dom: &Dom, root: NodeId, cap: usize) -> usize {
-    dom.descendants(root)
-        .filter(|&n| is_article_body(dom, n))
-        .take(ARTICLE_BODIES_CHECKED)
-        .map(|n| text_chars(dom, n, cap))
-        .max()
-        .unwrap_or(0)
-}
-
-/// Whether the page marks an element as its article's body
-/// ([`is_article_body`]) that holds (nearly) no text but a `<noscript>`:
-/// the article is written there for clients without scripts, and by a
-/// script for the others (Blogger's templates put the post in a
-/// `<script type="text/template">` and again in a `<noscript>`). Read
-/// before cleaning, which removes the (emptied) `<noscript>` elements.
-/// `html`, the page's markup, is searched for the attribute's value
-/// first: most pages lack it, and a substring search costs less than a
-/// walk reading every element's attributes.
-fn article_body_in_noscript(html: &str, dom: &Dom, root: NodeId) -> bool {
-    if memchr::memmem::find(html.as_bytes(), b"articleBody").is_none() {
-        return false;
-    }
-    dom.descendants(root)
-        .filter(|&n| is_article_body(dom, n))
-        .take(ARTICLE_BODIES_CHECKED)
-        .any(|n| {
-            dom.descendants(n)
-                .any(|d| dom.tag(d) == Some(crate::dom::Tag::NOSCRIPT))
-                && text_chars(dom, n, RESCUE_BELOW_CHARS) < RESCUE_BELOW_CHARS
-        })
-}
-
-/// Parses the page again the way a browser without scripts would show
-/// it, and takes that tree when it shows what was missing:
-///
-/// * when the cleaned page holds (nearly) no text: if the new tree holds
-///   at least [`RESCUE_BELOW_CHARS`] more (a "please enable JavaScript"
-///   line is no rescue);
-/// * when the article's body is in a `<noscript>` (`hidden_body`,
-///   [`article_body_in_noscript`]): if the new tree's article body holds
-///   at least [`RESCUE_BELOW_CHARS`].
-///
-/// The new tree has `<noscript>` bodies as markup, unclosed titles ended
-/// at their first tag ([`parse::parse_rescue`]), and elements hidden by
-/// markup kept ([`clean::clean_keeping_hidden`]). Other pages are not
-/// touched (the count stops at [`RESCUE_BELOW_CHARS`]). A rescue over the
-/// element budget keeps the first tree.
-fn rescue_if_empty(
-    text: &str,
-    dom: &mut Dom,
-    root: &mut NodeId,
-    hidden_body: bool,
-    budget: Option<usize>,
-    deadline: &Deadline,
-) -> Result<(), Error> {
-    let before = text_chars(dom, *root, RESCUE_BELOW_CHARS);
-    if before >= RESCUE_BELOW_CHARS && !hidden_body {
-        return Ok(());
-    }
-    let mut again = match parse::parse_rescue(text, budget, deadline) {
-        Ok(d) => d,
-        Err(Error::TooManyElements { .. } | Error::TooDense { .. }) => return Ok(()),
-        Err(e) => return Err(e),
-    };
-    let r = again.content_root();
-    clean::clean_keeping_hidden(&mut again, r);
-    let shows_more = if before < RESCUE_BELOW_CHARS {
-        text_chars(&again, r, before + RESCUE_BELOW_CHARS) >= before + RESCUE_BELOW_CHARS
-    } else {
-        article_body_chars(&again, r, RESCUE_BELOW_CHARS) >= RESCUE_BELOW_CHARS
-    };
-    if shows_more {
-        *dom = again;
-        *root = r;
-    }
-    Ok(())
-}
-
-/// Stage 1: size limit, gunzip, charset, decoding, and the binary check.
-/// The text borrows the input where the input is UTF-8, and owns the
-/// inflated bytes of gzip input (no copy of the page either way).
-fn decode_input<'a>(
-    bytes: PageBytes<'a>,
-    charset: Option<&str>,
-    max: usize,
-) -> Result<decode::Decoded<'a>, Error> {
-    if bytes.len() > max {
-        return Err(Error::TooLarge { limit: max });
-    }
-    let (raw, gzipped) = match bytes {
-        PageBytes::Borrowed(b) => {
-            let raw = decode::gunzip_if_needed(b, max)?;
-            let gzipped = matches!(raw, std::borrow::Cow::Owned(_));
-            (raw, gzipped)
-        }
-        PageBytes::Owned(b) => {
-            let inflated = match decode::gunzip_if_needed(&b, max)? {
-                std::borrow::Cow::Owned(inflated) => Some(inflated),
-                std::borrow::Cow::Borrowed(_) => None,
-            };
-            let gzipped = inflated.is_some();
-            (std::borrow::Cow::Owned(inflated.unwrap_or(b)), gzipped)
-        }
-    };
-    if raw.is_empty() {
-        return Err(Error::EmptyInput);
-    }
-    // What came out of gzip was compressed on purpose: a page, not a few
-    // stray control bytes in a short text.
-    let min_controls = match gzipped {
-        true => BINARY_MIN_CONTROLS_GZIP,
-        false => BINARY_MIN_CONTROLS,
-    };
-    let is_utf16 = |d: &decode::Decoded<'_>| matches!(d.encoding.name(), "UTF-16LE" | "UTF-16BE");
-    match raw {
-        std::borrow::Cow::Borrowed(raw) => {
-            let decoded = decode::decode(raw, charset)?;
-            if !is_utf16(&decoded) {
-                check_not_binary(raw, min_controls)?;
-            }
-            Ok(decoded)
-        }
-        std::borrow::Cow::Owned(raw) => {
-            let binary = check_not_binary(&raw, min_controls);
-            let decoded = decode::decode_owned(raw, charset)?;
-            if !is_utf16(&decoded) {
-                binary?;
-            }
-            Ok(decoded)
-        }
-    }
-}
-
-/// A page's bytes: lent by the caller, or handed over
-/// ([`Extractor::extract_owned`]).
-enum PageBytes<'a> {
-    Borrowed(&'a [u8]),
-    Owned(Vec<u8>),
-}
-
-impl PageBytes<'_> {
-    fn len(&self) -> usize {
-        match self {
-            PageBytes::Borrowed(b) => b.len(),
-            PageBytes::Owned(b) => b.len(),
-        }
-    }
+/// What [`Extractor::read_before_clean`] read of the tree.
+struct BeforeClean {
+    /// Whether the metadata was read (and the language is to be detected).
+    want_meta: bool,
+    meta: Metadata,
+    page_signals: Option<pagetype::Signals>,
+    /// The `lang` of `<html>`, when the language filter is on.
+    declared: Option<String>,
+    base: Option<url::Url>,
+    title: Option<String>,
 }
 
 /// What [`Extractor::run`] reads: [`Input`], with bytes maybe owned.
@@ -1037,64 +846,4 @@ impl<'a> From<Input<'a>> for RawInput<'a> {
 fn read_metadata(dom: &Dom, url: Option<&str>) -> Metadata {
     let page_url = url.and_then(|u| url::Url::parse(u).ok());
     metadata::metadata(dom, page_url.as_ref(), "")
-}
-
-/// Fails on input whose first bytes hold more than
-/// [`BINARY_CONTROL_PERCENT`] control characters, and at least
-/// `min_controls` of them.
-fn check_not_binary(bytes: &[u8], min_controls: usize) -> Result<(), Error> {
-    let head = &bytes[..bytes.len().min(BINARY_SNIFF_BYTES)];
-    let controls = head
-        .iter()
-        .filter(|&&b| b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r' | 0x0c | 0x1b))
-        .count();
-    let percent = (controls * 100 / head.len().max(1)) as u32;
-    if controls >= min_controls && controls * 100 > head.len() * BINARY_CONTROL_PERCENT as usize {
-        return Err(Error::Binary { percent });
-    }
-    Ok(())
-}
-
-/// A page taken through decode, parse and clean, ready to annotate: what
-/// training and template learning need from the pipeline (no templates,
-/// no metadata).
-#[cfg(any(feature = "train", feature = "templates"))]
-pub struct Prepared {
-    /// The decoded source.
-    pub text: String,
-    /// The cleaned tree.
-    pub dom: Dom,
-    /// The content root (`<body>`).
-    pub root: NodeId,
-}
-
-#[cfg(any(feature = "train", feature = "templates"))]
-impl Prepared {
-    /// Decodes (gzip, charset), parses and cleans `bytes`.
-    pub fn new(bytes: &[u8]) -> Result<Prepared, Error> {
-        let raw = decode::gunzip_if_needed(bytes, decode::DEFAULT_MAX_INPUT)?;
-        if raw.is_empty() {
-            return Err(Error::EmptyInput);
-        }
-        let text = decode::decode(&raw, None)?.text.into_owned();
-        drop(raw);
-        let mut dom = parse::parse(&text);
-        let mut root = dom.content_root();
-        let hidden_body = article_body_in_noscript(&text, &dom, root);
-        clean::clean(&mut dom, root);
-        rescue_if_empty(
-            &text,
-            &mut dom,
-            &mut root,
-            hidden_body,
-            Some(usize::MAX),
-            &Deadline::NONE,
-        )?;
-        Ok(Prepared { text, dom, root })
-    }
-
-    /// The annotated page.
-    pub fn page(&self) -> Page<'_> {
-        annotate::annotate(&self.dom, &self.text, self.root)
-    }
 }

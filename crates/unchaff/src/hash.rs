@@ -11,7 +11,7 @@ pub const SHINGLE_WORDS: usize = 3;
 
 /// The 64-bit SimHash of a text (Charikar's: each bit the majority vote
 /// of its shingles' hashes). The text's words (runs of letters and
-/// digits, lower case) are cut into shingles of [`SHINGLE_WORDS`]
+/// digits, lower case) are cut into shingles of `SHINGLE_WORDS`
 /// words (a text of fewer words is one shingle), each hashed with
 /// SipHash-1-3 under the key 0 (so the value is the same on every
 /// machine and in every release). Two texts that share most shingles

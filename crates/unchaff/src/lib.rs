@@ -27,25 +27,29 @@
 //! Each stage is one module, in this order:
 //!
 //! ```text
-//! bytes ─decode─▶ UTF-8 ─parse─▶ Dom ─clean─▶ Dom ─annotate─▶ Page
-//!       ─score/select (one algorithm)─▶ Selection ─render─▶ text / Markdown / HTML
+//! bytes ─decode─▶ UTF-8 ─parse─▶ Dom ─clean─▶ Dom        (prepare)
+//!       ─annotate─▶ Page ─score/select (one algorithm)─▶ Selection
+//!       ─render─▶ text / Markdown / HTML
 //! ```
 //!
-//! [`decode`] (gzip, charset), [`parse`] (html5ever into the arena of
-//! [`dom`]), [`clean`], [`annotate`] (the shared per-node statistics),
-//! [`algorithms`] (one module per algorithm, all behind one trait, reading
-//! the statistics; their trained models in [`model`]), the renderers, and
-//! [`metadata`] (read before cleaning). `docs/ARCHITECTURE.md` in the
-//! repository draws the whole map.
+//! `decode` (gzip, binary sniffing, charset), `parse` (html5ever into
+//! the arena of `dom`), `clean` (and the `<noscript>` rescue), `annotate`
+//! (the shared per-node statistics), `algorithms` (one module per
+//! algorithm, all behind one trait, reading the statistics; their trained
+//! models in `model`), `render`, and the metadata (read before
+//! cleaning). `docs/ARCHITECTURE.md` in the repository draws the whole
+//! map.
 //!
 //! # Stability
 //!
 //! The stable API is what the crate root exports — [`extract`],
 //! [`Extractor`], [`Options`], [`Input`], [`Method`], [`Format`],
-//! [`Extraction`], [`Metadata`], [`Error`] — and [`metadata`]. The stage
-//! modules are public so that the tools of this workspace (evaluation,
-//! training, explanation) can reach the tree, the statistics and the
-//! selections; their items are **unstable** and may change in any release.
+//! [`Extraction`], [`Metadata`], [`Error`] and the types they name — and
+//! the [`dedup`] module. The stage modules are private; the cargo feature
+//! `unstable` makes them public at the same paths (`unchaff::dom`,
+//! `unchaff::algorithms::auto`, …) for the tools of this workspace
+//! (evaluation, training, explanation). What only that feature shows may
+//! change in any release.
 //!
 //! # Cargo features
 //!
@@ -53,56 +57,79 @@
 //!   (`rusqlite` with a bundled SQLite: needs a C compiler).
 //! * `train` — fitting the models (gradient-boosted trees, the SVM,
 //!   path clustering's k-means through `linfa`).
+//! * `unstable` — the stage modules, public (see *Stability*).
 //!
-//! Both are off by default: the extraction library itself is pure Rust.
+//! All are off by default: the extraction library itself is pure Rust.
 //!
 //! # WebAssembly
 //!
 //! Without features the crate builds for `wasm32-unknown-unknown` (the
 //! `js/` package of the repository is that build): one page needs no
 //! thread, and the clock of [`Options::timeout`] is the host's
-//! `performance.now()` there ([`limits::Instant`]). What reads files —
-//! an algorithm's `model=FILE` parameter — fails there with an error.
+//! `performance.now()` there. What reads files — an algorithm's
+//! `model=FILE` parameter — fails there with an error.
 
-#![warn(missing_docs)]
+#![deny(missing_docs)]
 
-pub mod algorithms;
-pub mod annotate;
-pub mod clean;
-pub mod comments;
-pub mod confidence;
-pub mod css;
-pub mod decode;
+/// Declares the workspace-internal modules: `pub` with the `unstable`
+/// feature, private to the crate without it (same paths either way). Items
+/// that only the workspace's tools use are dead code without the feature.
+macro_rules! internal {
+    ($($(#[$attr:meta])* mod $name:ident;)*) => {$(
+        $(#[$attr])*
+        #[cfg(feature = "unstable")]
+        pub mod $name;
+        $(#[$attr])*
+        #[cfg(not(feature = "unstable"))]
+        #[allow(dead_code, unused_imports)]
+        mod $name;
+    )*};
+}
+
+internal! {
+    mod algorithms;
+    mod annotate;
+    mod clean;
+    mod comments;
+    mod confidence;
+    mod css;
+    mod decode;
+    mod dom;
+    mod hash;
+    mod limits;
+    mod metadata;
+    mod model;
+    mod pagetype;
+    mod parse;
+    mod prepare;
+    mod render;
+    #[cfg(feature = "templates")]
+    mod templates;
+    #[cfg(feature = "train")]
+    mod train;
+}
 pub mod dedup;
-pub mod dom;
 mod error;
 mod extractor;
-pub mod hash;
-pub mod limits;
-pub mod metadata;
-pub mod model;
 mod normalize;
 mod options;
-pub mod pagetype;
-pub mod parse;
-pub mod render;
-#[cfg(feature = "templates")]
-pub mod templates;
-#[cfg(feature = "train")]
-pub mod train;
 
-pub use algorithms::Method;
-pub use decode::CharsetSource;
+pub use algorithms::auto::{PRECISION_THRESHOLD, RECALL_THRESHOLD};
+pub use algorithms::{Method, Param};
+pub use comments::Comment;
+pub use confidence::{AutoSignals, GenericSignals, Signals as ConfidenceSignals};
+pub use decode::{CharsetSource, DEFAULT_MAX_INPUT, is_known_charset};
 pub use error::Error;
-#[cfg(any(feature = "train", feature = "templates"))]
-pub use extractor::Prepared;
-pub use extractor::{
-    BINARY_CONTROL_PERCENT, BINARY_MIN_CONTROLS, BINARY_SNIFF_BYTES, Extraction, Extractor,
-    Inspection, JSON_SCHEMA, Skip, StageTimes,
-};
+#[cfg(feature = "unstable")]
+pub use extractor::Inspection;
+pub use extractor::{Extraction, Extractor, JSON_SCHEMA, Skip, StageTimes};
+pub use hash::simhash;
+pub use limits::{ReadError, Stage, read_file_limited, read_limited};
 pub use metadata::Metadata;
 pub use options::{Format, Input, Options};
-pub use pagetype::PageType;
+pub use pagetype::{PageType, Signals as PageTypeSignals};
+#[cfg(all(feature = "unstable", any(feature = "train", feature = "templates")))]
+pub use prepare::Prepared;
 
 /// Extracts the main content of one page with `options`: the one-line
 /// entry. (It builds the algorithm each time; for many pages build an

@@ -18,8 +18,9 @@
 //! elements of its own (it *reconstructs* the open formatting elements in
 //! every new block), so a short page could otherwise build millions.
 //!
-//! **Unstable:** public for the tools of the unchaff workspace; may change
-//! in any release. See the crate docs' *Stability*.
+//! **Unstable:** public only with the `unstable` feature, for the tools
+//! of the unchaff workspace; may change in any release. See the crate
+//! docs' *Stability* (what the root re-exports from here is stable).
 
 use std::io::Read;
 use std::time::Duration;

@@ -20,13 +20,13 @@ pub enum Format {
     /// Markdown: headings, lists, tables, code blocks, quotes, emphasis.
     Markdown,
     /// A clean, safe HTML fragment: whitelisted tags and attributes only
-    /// (see [`crate::render::html`]).
+    /// (see `crate::render::html`).
     Html,
     /// XML in trafilatura's shape: `<doc>` with the metadata as
     /// attributes, `<main>` with the content (`<p>`, `<head rend="h2">`,
     /// `<list>`/`<item>`, `<quote>`, `<code>`, `<table>`/`<row>`/`<cell>`,
     /// `<hi rend="#b">`, `<ref target>`, `<graphic>`, `<lb/>`) and, with
-    /// [`Options::comments`], `<comments>` (see [`crate::render::xml`]).
+    /// [`Options::comments`], `<comments>` (see `crate::render::xml`).
     Xml,
 }
 
@@ -56,15 +56,15 @@ pub struct Options {
     pub max_input_bytes: usize,
     /// The most elements a page may build (its own tags and those the
     /// HTML5 tree builder adds); more is [`crate::Error::TooManyElements`].
-    /// `None` (the default) is [`crate::limits::element_budget`] of the
+    /// `None` (the default) is `crate::limits::element_budget` of the
     /// input's size (200,000 plus one per 8 bytes, which bounds memory per
-    /// input byte), and no more than [`crate::limits::synthesized_budget`]
+    /// input byte), and no more than `crate::limits::synthesized_budget`
     /// of the page's start tags (its own elements, plus 10,000 and one per 2
     /// start tags made up by the tree builder: what stops formatting
     /// amplification early). Real pages are untouched: the dev data builds
     /// at most 28,000 nodes, and at most 294 elements not in its markup.
     /// The defaults also hold the elements' estimated memory to
-    /// [`crate::limits::memory_budget`] (40 MB plus 6 bytes per input byte;
+    /// `crate::limits::memory_budget` (40 MB plus 6 bytes per input byte;
     /// more is [`crate::Error::TooDense`]).
     /// A number set here is the whole budget (no default applies).
     pub max_elements: Option<usize>,
@@ -101,7 +101,7 @@ pub struct Options {
     pub metadata: bool,
     /// CSS selectors (each a selector list) of elements removed before
     /// the algorithm runs, as trafilatura's `prune_xpath`: what they match
-    /// is never content (the metadata is read before). See [`crate::css`]
+    /// is never content (the metadata is read before). See `crate::css`
     /// for what selectors can say; one that does not parse is
     /// [`crate::Error::BadSelector`] when the extractor is built.
     pub exclude: Vec<String>,

@@ -1,7 +1,7 @@
 //! What kind of page it is: an article, a forum thread, a product, a
 //! listing, documentation, or something else ([`PageType`]).
 //!
-//! **Unstable** ([`Signals`] and [`classify`]): public for the tools of
+//! **Unstable** ([`Signals`] and `classify`): public for the tools of
 //! the unchaff workspace; [`PageType`] itself is stable.
 //!
 //! The type is read from what the page says of itself and how it is
@@ -9,7 +9,7 @@
 //! `@type`, microdata `itemtype`), its Open Graph `og:type`, the words of
 //! its URL's path and host, and a few counts over its tree (code blocks,
 //! prices, buy buttons, posts with authors, repeated items with links).
-//! [`classify`] weighs them in a fixed order, each rule with its reason
+//! `classify` weighs them in a fixed order, each rule with its reason
 //! in a comment; `docs/RESULTS.md` has its accuracy per type on the
 //! labelled pages (wcxb-dev's `page_type`; the rules were written
 //! looking at pages of that folder, so the figures are not held out).
@@ -79,7 +79,7 @@ const LD_VALUES: usize = 5_000;
 /// Most `@type` / `itemtype` names kept.
 const MAX_TYPES: usize = 32;
 
-/// What [`classify`] reads of a page.
+/// What `classify` reads of a page.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 #[non_exhaustive]
 pub struct Signals {

@@ -3,9 +3,9 @@
 //! are learnt into a persistent SQLite database and deleted from that
 //! site's pages before any algorithm scores them.
 //!
-//! **Unstable:** public for the tools of the unchaff workspace (evaluation,
-//! training, explanation); may change in any release. See the crate
-//! docs' *Stability*.
+//! **Unstable:** public only with the `unstable` feature, for the tools
+//! of the unchaff workspace (evaluation, training, explanation); may
+//! change in any release. See the crate docs' *Stability*.
 //!
 //! * A **leaf tag** is an element with counted text and no element
 //!   children; its text is its text children's, white space collapsed.
@@ -388,7 +388,7 @@ impl Library {
 /// The (tag, text) leaves of a page given as bytes, after decoding,
 /// parsing and cleaning, for [`Library::learn`].
 pub fn page_leaves(bytes: &[u8]) -> Result<PageLeaves, Error> {
-    let p = crate::Prepared::new(bytes)?;
+    let p = crate::prepare::Prepared::new(bytes)?;
     Ok(leaves(&p.dom, p.root)
         .into_iter()
         .map(|(_, tag, text)| (tag, text))

@@ -16,7 +16,7 @@ use std::cell::OnceCell;
 use std::collections::BTreeMap;
 
 use serde::Deserialize;
-use unchaff::algorithms::auto::{PRECISION_THRESHOLD, RECALL_THRESHOLD};
+use unchaff::{PRECISION_THRESHOLD, RECALL_THRESHOLD};
 use unchaff::{Error, Format, Method, Options};
 use wasm_bindgen::prelude::*;
 

@@ -1,8 +1,8 @@
 //! Stage 5, **score** and **select**: the extraction algorithms.
 //!
-//! **Unstable:** public for the tools of the unchaff workspace (evaluation,
-//! training, explanation); may change in any release. See the crate
-//! docs' *Stability*.
+//! **Unstable:** public only with the `unstable` feature, for the tools
+//! of the unchaff workspace (evaluation, training, explanation); may
+//! change in any release. See the crate docs' *Stability*.
 //!
 //! Each algorithm is one module implementing [`Algorithm`]: it reads the
 //! shared per-node statistics of an annotated [`Page`] and returns a
@@ -11,7 +11,6 @@
 
 use crate::Error;
 use crate::annotate::Page;
-use crate::dom::NodeId;
 
 pub mod auto;
 pub mod cc;
@@ -23,44 +22,11 @@ pub mod path_clustering;
 pub mod template_svm;
 pub mod text_distribution;
 
-/// What an algorithm chose.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Selection {
-    /// The selected nodes; each stands for its whole subtree. Render
-    /// outputs their union in document order, every text once.
-    pub nodes: Vec<NodeId>,
-    /// A score per node index (`scores[id.index()]`), in the algorithm's
-    /// own unit; empty when the algorithm has no per-node score.
-    pub scores: Vec<f32>,
-    /// The extracted text itself, overriding `nodes`: algorithms that work
-    /// on source lines (CETR) produce their text directly, since a source
-    /// line does not map onto DOM nodes. `None` for tree algorithms.
-    pub text: Option<String>,
-    /// The page's comment prose that is not content, as `nodes` are, in
-    /// document order (`auto`; empty for the others): what
-    /// [`crate::Extraction::comments`] is made of.
-    pub comments: Vec<NodeId>,
-    /// The page-level signals of the extraction's confidence
-    /// ([`crate::confidence`]), for an algorithm that has its own
-    /// (`auto`); `None`: the extractor reads the selection's
-    /// ([`crate::confidence::generic_signals`]).
-    pub confidence: Option<crate::confidence::AutoSignals>,
-}
+mod explanation;
+mod selection;
 
-impl Selection {
-    /// A flag per node index (`len` = the DOM's node count): whether the
-    /// node is selected itself. Renderers walk the tree once and count how
-    /// many marked nodes they are inside.
-    pub fn marks(&self, len: usize) -> Vec<bool> {
-        let mut marked = vec![false; len];
-        for n in &self.nodes {
-            if let Some(m) = marked.get_mut(n.index()) {
-                *m = true;
-            }
-        }
-        marked
-    }
-}
+pub use explanation::{Explanation, Reason};
+pub use selection::Selection;
 
 /// A content-extraction algorithm over an annotated page.
 pub trait Algorithm: Send + Sync {
@@ -79,6 +45,15 @@ pub trait Algorithm: Send + Sync {
     /// unless an algorithm says otherwise.
     fn reads_source(&self) -> bool {
         true
+    }
+    /// Why it kept or dropped each block of `page`, for the explanation
+    /// report: scores and the features behind them, at most `reasons` per
+    /// block and model stage. A separate walk for the tools
+    /// ([`crate::Inspection::explain`]); [`Algorithm::run`] never computes
+    /// it. None by default (only `auto` explains itself).
+    fn explain(&self, page: &Page<'_>, reasons: usize) -> Option<Explanation> {
+        let _ = (page, reasons);
+        None
     }
 }
 

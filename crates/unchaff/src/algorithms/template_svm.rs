@@ -295,7 +295,7 @@ pub fn page_samples(page: &Page<'_>, gold: &str) -> Vec<Sample> {
 /// Decodes, parses, cleans and annotates a page and returns its training
 /// samples against `gold` (see [`page_samples`]).
 pub fn samples_from_bytes(bytes: &[u8], gold: &str) -> Result<Vec<Sample>, Error> {
-    let prepared = crate::Prepared::new(bytes)?;
+    let prepared = crate::prepare::Prepared::new(bytes)?;
     Ok(page_samples(&prepared.page(), gold))
 }
 

@@ -5,9 +5,9 @@
 //! puts the blocks a server streamed after the page (React's
 //! `<div hidden id="S:…">`) where its script would have put them.
 //!
-//! **Unstable:** public for the tools of the unchaff workspace (evaluation,
-//! training, explanation); may change in any release. See the crate
-//! docs' *Stability*.
+//! **Unstable:** public only with the `unstable` feature, for the tools
+//! of the unchaff workspace (evaluation, training, explanation); may
+//! change in any release. See the crate docs' *Stability*.
 //!
 //! Removal unlinks the subtree from the tree; the nodes stay in the arena
 //! (ids remain valid) but no walk reaches them. Comments and template

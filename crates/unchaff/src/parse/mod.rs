@@ -2,9 +2,9 @@
 //! builder (real pages are mis-nested; the tree must be the one a browser
 //! builds).
 //!
-//! **Unstable:** public for the tools of the unchaff workspace (evaluation,
-//! training, explanation); may change in any release. See the crate
-//! docs' *Stability*.
+//! **Unstable:** public only with the `unstable` feature, for the tools
+//! of the unchaff workspace (evaluation, training, explanation); may
+//! change in any release. See the crate docs' *Stability*.
 //!
 //! The sink writes straight into the arena: no reference-counted nodes, no
 //! per-node `String`. Comments, processing instructions and doctypes are

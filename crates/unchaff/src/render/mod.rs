@@ -44,6 +44,7 @@ pub use figures::{CHROME_WORDS, LEAD_GAP_CHARS, MIN_SIDE, TEASER_CHARS};
 pub(crate) use figures::{image_src, is_chrome_image, with_figures};
 pub use table::{
     LAYOUT_CELL_BLOCKS, LAYOUT_CELL_CHARS, LAYOUT_ROW_CHARS, MAX_GRID_SLOTS, MAX_SPAN,
+    without_data_tables,
 };
 
 use crate::algorithms::Selection;

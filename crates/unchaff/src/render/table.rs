@@ -417,6 +417,59 @@ pub(crate) fn grid(rows: &[Vec<Cell>]) -> Vec<Vec<String>> {
         .collect()
 }
 
+/// A copy of the tree without its data tables ([`crate::Options::tables`]
+/// off), for the writers to walk.
+/// A table is data unless it lays the page out: a layout table holds
+/// another table, or blocks of prose (paragraphs, divisions, lists,
+/// headings) in its cells — unless it has a header (`th`, `thead`,
+/// `caption`), which only data tables have.
+pub fn without_data_tables(dom: &Dom) -> Dom {
+    let mut copy = dom.clone();
+    let mut data_tables = Vec::new();
+    for i in 0..dom.len() {
+        let table = NodeId(i as u32);
+        if !dom.is(table, Tag::TABLE) {
+            continue;
+        }
+        let (mut header, mut layout) = (false, false);
+        // Stops at the first nested table: each node is looked at by few tables.
+        for n in dom.descendants(table).skip(1) {
+            match dom.tag(n) {
+                Some(Tag::TABLE) => {
+                    layout = true;
+                    break;
+                }
+                Some(Tag::TH | Tag::THEAD | Tag::CAPTION) => header = true,
+                Some(tag) if LAYOUT_BLOCKS.contains(&tag) => layout = true,
+                _ => {}
+            }
+        }
+        if header || !layout {
+            data_tables.push(table);
+        }
+    }
+    copy.detach_all(&data_tables);
+    copy
+}
+
+/// Blocks of prose that mark a table cell as page layout rather than data.
+const LAYOUT_BLOCKS: &[Tag] = &[
+        Tag::P,
+        Tag::DIV,
+        Tag::UL,
+        Tag::OL,
+        Tag::H1,
+        Tag::H2,
+        Tag::H3,
+        Tag::H4,
+        Tag::H5,
+        Tag::H6,
+        Tag::BLOCKQUOTE,
+        Tag::ARTICLE,
+        Tag::SECTION,
+        Tag::FORM,
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;

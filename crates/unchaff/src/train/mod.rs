@@ -1,9 +1,9 @@
 //! Training: fitting the models that the algorithms load at inference
 //! (cargo feature `train`, which the `unchaff` command line turns on).
 //!
-//! **Unstable:** public for the tools of the unchaff workspace (evaluation,
-//! training, explanation); may change in any release. See the crate
-//! docs' *Stability*.
+//! **Unstable:** public only with the `unstable` feature, for the tools
+//! of the unchaff workspace (evaluation, training, explanation); may
+//! change in any release. See the crate docs' *Stability*.
 //!
 //! * [`gbdt`] — gradient-boosted trees for `auto`;
 //! * [`svm`] — the SMO solver and cross-validation for `template-svm`;

@@ -104,12 +104,12 @@ pub const NAMES: &[&str] = &[
 /// Number of features.
 pub const N: usize = NAMES.len();
 
-/// The position of feature `name` in [`NAMES`], for constants read by
-/// the phases after the model (a name that is not a feature fails the
-/// build where the constant is defined).
+/// The index of the feature called `name` in [`NAMES`], at compile time
+/// (`const LINK_RATIO: usize = index("link_ratio")`: a name that is not a
+/// feature fails the build).
 pub const fn index(name: &str) -> usize {
     let mut i = 0;
-    while i < NAMES.len() {
+    while i < N {
         let (a, b) = (NAMES[i].as_bytes(), name.as_bytes());
         if a.len() == b.len() {
             let mut j = 0;
@@ -122,7 +122,7 @@ pub const fn index(name: &str) -> usize {
         }
         i += 1;
     }
-    panic!("not a feature name")
+    panic!("no such feature")
 }
 
 /// Blocks on either side that the window features cover.
@@ -1189,6 +1189,13 @@ mod tests {
         <p>One, two. Three four. Five six seven eight.</p>\
         <p>Five <a href=x>six</a></p></div>\
         <div id=comments><p>Nice post!</p></div></body>";
+
+    #[test]
+    fn index_finds_every_feature_by_name() {
+        for (i, name) in NAMES.iter().enumerate() {
+            assert_eq!(index(name), i);
+        }
+    }
 
     #[test]
     fn a_family_on_most_of_the_page_says_nothing() {

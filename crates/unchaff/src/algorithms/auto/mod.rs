@@ -56,7 +56,7 @@ pub mod siblings;
 pub mod train;
 pub mod vocab;
 
-use super::{Algorithm, Param, Params, Selection};
+use super::{Algorithm, Param, Params, Reason, Selection};
 use crate::Error;
 use crate::annotate::Page;
 use crate::model::gbdt;
@@ -295,6 +295,80 @@ impl Auto {
         (p1, p)
     }
 
+    /// One pass of the selection over the blocks: the blocks at or above
+    /// the pass's threshold, then each phase of [`PHASES`] that runs in
+    /// this pass, in order. Returns the kept flags and the characters kept
+    /// when [`Phase::Measure`] ran (what the fallback's test reads).
+    fn pass(
+        &self,
+        page: &Page<'_>,
+        b: &Blocks,
+        block_stage: &[f32],
+        p: &[f32],
+        pass: Pass,
+    ) -> (Vec<bool>, u32) {
+        let t = match pass {
+            Pass::AtThreshold => self.threshold,
+            Pass::Relaxed => self.threshold * FALLBACK_RELAX,
+        };
+        let mut keep: Vec<bool> = p.iter().map(|&x| x >= t).collect();
+        let mut kept = 0;
+        for &(phase, relaxed_too) in PHASES {
+            if pass == Pass::Relaxed && !relaxed_too {
+                continue;
+            }
+            match phase {
+                Phase::Consent => {
+                    if self.consent {
+                        consent::drop_consent(page, b, &mut keep);
+                    }
+                }
+                Phase::Measure => kept = kept_chars(b, &keep),
+                Phase::IncludeComments => {
+                    if self.include_comments {
+                        for (k, keep) in keep.iter_mut().enumerate() {
+                            *keep |= comment_prose(b, k);
+                        }
+                    }
+                }
+                Phase::Records => {
+                    if let Some(fill) = self.records {
+                        let fill = match pass {
+                            Pass::AtThreshold => fill,
+                            // A page the model is unsure of throughout is
+                            // often a listing (a shop's collection, a
+                            // section front): of its items it keeps a few
+                            // short specs at best. Their records lend their
+                            // places as at the threshold, with the floors
+                            // relaxed by the same factor (held out,
+                            // wcxb-dev's collection pages from 0.00–0.01 to
+                            // 0.5–0.85).
+                            Pass::Relaxed => records::Fill {
+                                min_probability: fill.min_probability * FALLBACK_RELAX,
+                                listing_min_probability: fill.listing_min_probability
+                                    * FALLBACK_RELAX,
+                                ..fill
+                            },
+                        };
+                        records::fill_records(page, b, p, &mut keep, fill);
+                    }
+                }
+                Phase::Siblings => {
+                    siblings::keep_siblings(b, block_stage, &mut keep);
+                }
+                Phase::Listings => {
+                    listings::keep_listings(page, b, &mut keep);
+                }
+                Phase::DropComments => {
+                    if !self.include_comments {
+                        comments::drop_comments(page, b, &mut keep);
+                    }
+                }
+            }
+        }
+        (keep, kept)
+    }
+
     /// The selected blocks: those at or above the threshold; when they
     /// are short ([`RELAX_CHARS`], [`RELAX_SHARE`]), those at or above
     /// [`FALLBACK_RELAX`] × the threshold (with their records filled at
@@ -305,76 +379,15 @@ impl Auto {
     /// probabilities.
     pub fn select(&self, page: &Page<'_>, b: &Blocks, block_stage: &[f32], p: &[f32]) -> Selection {
         let total = page.stats(page.root).chars;
-        let kept_chars = |keep: &[bool]| -> u32 {
-            b.chars
-                .iter()
-                .zip(keep)
-                .filter(|(_, k)| **k)
-                .map(|(c, _)| *c)
-                .sum()
-        };
-        // The blocks at or above `t`, less those of consent dialogs.
-        let keep_at = |t: f32| -> (Vec<bool>, u32) {
-            let mut keep: Vec<bool> = p.iter().map(|&x| x >= t).collect();
-            if self.consent {
-                consent::drop_consent(page, b, &mut keep);
-            }
-            let kept = kept_chars(&keep);
-            (keep, kept)
-        };
         let under = |kept: u32, chars: u32, share: f32| {
             self.fallback && total > 0 && kept < chars && (kept as f32) < share * total as f32
         };
-        let (mut keep, kept) = keep_at(self.threshold);
-        // Comment sections: their prose, not their names, dates and
-        // "reply" links, nor their chrome (reply forms, prompts).
-        let link = features::NAMES.iter().position(|n| *n == "link_ratio");
-        let comment_prose = |k: usize| {
-            b.comment[k]
-                && b.chars[k] >= COMMENT_MIN_CHARS
-                && link.is_some_and(|i| b.features[k][i] < COMMENT_MAX_LINK_RATIO)
-        };
-        if self.include_comments {
-            for (k, keep) in keep.iter_mut().enumerate() {
-                *keep |= comment_prose(k);
-            }
-        }
-        if let Some(fill) = self.records {
-            records::fill_records(page, b, p, &mut keep, fill);
-        }
-        siblings::keep_siblings(b, block_stage, &mut keep);
-        listings::keep_listings(page, b, &mut keep);
-        if !self.include_comments {
-            // After the model: an article's comments go, a thread's
-            // replies stay (`comments`). The fallback's test below
-            // reads the kept text before these phases.
-            comments::drop_comments(page, b, &mut keep);
-        }
+        let (mut keep, kept) = self.pass(page, b, block_stage, p, Pass::AtThreshold);
         let mut relaxed = false;
         if under(kept, RELAX_CHARS, RELAX_SHARE) {
             relaxed = true;
             // The next candidates: the blocks the model was less sure of.
-            let (mut k2, kept2) = keep_at(self.threshold * FALLBACK_RELAX);
-            if let Some(fill) = self.records {
-                // A page the model is unsure of throughout is often a
-                // listing (a shop's collection, a section front): of its
-                // items it keeps a few short specs at best. Their records
-                // lend their places as at the threshold, with the floors
-                // relaxed by the same factor (held out, wcxb-dev's
-                // collection pages from 0.00–0.01 to 0.5–0.85).
-                let relaxed = records::Fill {
-                    min_probability: fill.min_probability * FALLBACK_RELAX,
-                    listing_min_probability: fill.listing_min_probability * FALLBACK_RELAX,
-                    ..fill
-                };
-                records::fill_records(page, b, p, &mut k2, relaxed);
-            }
-            if !self.include_comments {
-                // Where the model is unsure of the whole page, the
-                // relaxed threshold takes an article's comment thread
-                // with it (dragnet's Slashdot stories: precision 0.05).
-                comments::drop_comments(page, b, &mut k2);
-            }
+            let (k2, kept2) = self.pass(page, b, block_stage, p, Pass::Relaxed);
             if under(kept2, FALLBACK_CHARS, FALLBACK_SHARE) {
                 let best = super::cetd_tpc::CetdTpc::default().run(page);
                 let dialog = self.consent
@@ -424,7 +437,7 @@ impl Auto {
         // formatting help) is neither content nor a comment.
         let mut comment = vec![false; keep.len()];
         for k in 0..keep.len() {
-            if !b.comment[k] || !(keep[k] || comment_prose(k)) {
+            if !b.comment[k] || !(keep[k] || comment_prose(b, k)) {
                 continue;
             }
             if crate::comments::is_chrome(page.dom, b.nodes[k]) {
@@ -433,7 +446,7 @@ impl Auto {
                 comment[k] = true;
             }
         }
-        let kept = kept_chars(&keep);
+        let kept = kept_chars(b, &keep);
         let signals = [
             weighted_mean(b, p, |k| keep[k]),
             weighted_mean(b, p, |k| !keep[k]),
@@ -630,7 +643,73 @@ fn configure(p: &mut Params) -> Result<Auto, Error> {
     Ok(a)
 }
 
-/// Why `auto` scored each block of a page as it did ([`Auto::explain`]).
+/// The characters of the kept blocks.
+fn kept_chars(b: &Blocks, keep: &[bool]) -> u32 {
+    b.chars
+        .iter()
+        .zip(keep)
+        .filter(|(_, k)| **k)
+        .map(|(c, _)| *c)
+        .sum()
+}
+
+/// Whether block `k` is comment prose: in a comment section, a sentence
+/// or more ([`COMMENT_MIN_CHARS`]) and few links
+/// ([`COMMENT_MAX_LINK_RATIO`]); not names, dates and "reply" links, nor
+/// the section's chrome (reply forms, prompts).
+fn comment_prose(b: &Blocks, k: usize) -> bool {
+    const LINK_RATIO: usize = features::index("link_ratio");
+    b.comment[k]
+        && b.chars[k] >= COMMENT_MIN_CHARS
+        && b.features[k][LINK_RATIO] < COMMENT_MAX_LINK_RATIO
+}
+
+/// The two passes of the selection ([`Auto::pass`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Pass {
+    /// The blocks at or above the threshold.
+    AtThreshold,
+    /// The blocks at or above [`FALLBACK_RELAX`] × the threshold, when the
+    /// first pass kept too little ([`RELAX_SHARE`], [`RELAX_CHARS`]).
+    Relaxed,
+}
+
+/// A phase of a selection pass, run over the kept flags of the blocks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    /// Drops the blocks of a cookie-consent dialog (`consent=1`).
+    Consent,
+    /// Counts the kept characters: what the fallback's test reads, before
+    /// the phases that fill in and take out.
+    Measure,
+    /// Keeps the prose of comment sections (`include-comments=1`).
+    IncludeComments,
+    /// Fills in the records of listings and tables (`records`; the relaxed
+    /// pass with its floors relaxed by [`FALLBACK_RELAX`]).
+    Records,
+    /// Keeps blocks between kept siblings.
+    Siblings,
+    /// Keeps the items of a kept listing.
+    Listings,
+    /// Drops an article's comments (without `include-comments`): a
+    /// thread's replies stay. With the relaxed threshold it keeps the
+    /// comment thread out (dragnet's Slashdot stories: precision 0.05).
+    DropComments,
+}
+
+/// The phases of a selection pass, in order, each with whether the
+/// relaxed pass runs it too.
+const PHASES: &[(Phase, bool)] = &[
+    (Phase::Consent, true),
+    (Phase::Measure, true),
+    (Phase::IncludeComments, false),
+    (Phase::Records, true),
+    (Phase::Siblings, false),
+    (Phase::Listings, false),
+    (Phase::DropComments, true),
+];
+
+/// Why `auto` scored each block of a page as it did ([`Auto::explain_blocks`]).
 #[derive(Clone, Debug, Default)]
 #[non_exhaustive]
 pub struct Explanation {
@@ -671,8 +750,9 @@ impl Auto {
     /// Scores `page`'s blocks as [`Auto::run`] does and says why: each
     /// block's probability and the per-feature contributions of both
     /// stages ([`gbdt::Model::contributions`]). A separate walk for the
-    /// explanation tools: [`Auto::run`] never computes contributions.
-    pub fn explain(&self, page: &Page<'_>) -> Explanation {
+    /// explanation tools ([`Algorithm::explain`]): [`Auto::run`] never
+    /// computes contributions.
+    pub fn explain_blocks(&self, page: &Page<'_>) -> Explanation {
         let blocks = self.block_features(page);
         let block_stage = block_probabilities(&self.blocks, &blocks, self.model.block_exit);
         let probability = self.classify(&blocks);
@@ -708,6 +788,42 @@ impl Algorithm for Auto {
 
     fn name(&self) -> &'static str {
         "auto"
+    }
+
+    fn explain(&self, page: &Page<'_>, top: usize) -> Option<super::Explanation> {
+        let e = self.explain_blocks(page);
+        let reason = |stage, feature, value, contribution| Reason {
+            stage,
+            feature,
+            value,
+            contribution,
+        };
+        let reasons = (0..e.blocks.nodes.len())
+            .map(|k| {
+                let mut r = Vec::new();
+                if let Some(c) = e.block_contributions.get(k) {
+                    let x = &e.blocks.features[k];
+                    for i in c.top(top) {
+                        r.push(reason("block", features::NAMES[i], x[i], c.features[i]));
+                    }
+                }
+                if let Some(c) = e.context_contributions.get(k) {
+                    let xs = e.context_features.get(k);
+                    for i in c.top(top) {
+                        let value = xs.map_or(f32::NAN, |x| x[i]);
+                        r.push(reason("context", context::NAMES[i], value, c.features[i]));
+                    }
+                }
+                r
+            })
+            .collect();
+        Some(super::Explanation {
+            threshold: Some(self.threshold),
+            blocks: e.blocks,
+            score: e.probability,
+            first_stage: e.block_stage,
+            reasons,
+        })
     }
 
     fn run(&self, page: &Page<'_>) -> Selection {
@@ -945,7 +1061,7 @@ mod tests {
         let html = news_page();
         let dom = parse(&html);
         let page = page_of(&dom);
-        let e = a.explain(&page);
+        let e = a.explain_blocks(&page);
         let b = a.block_features(&page);
         assert_eq!(e.blocks.nodes, b.nodes);
         assert_eq!(e.probability, a.classify(&b));
@@ -962,6 +1078,43 @@ mod tests {
                 assert_eq!(p >= 0.6, e.probability[k] >= 0.6, "block {k}");
             }
         }
+    }
+
+    #[test]
+    fn the_algorithm_explains_itself_and_the_others_do_not() {
+        let html = news_page();
+        let dom = parse(&html);
+        let page = page_of(&dom);
+        let a = Auto::new().unwrap();
+        let full = a.explain_blocks(&page);
+        let e = Algorithm::explain(&a, &page, usize::MAX).expect("auto explains");
+        assert_eq!(e.threshold, Some(a.threshold));
+        assert_eq!(e.score, full.probability);
+        assert_eq!(e.first_stage, full.block_stage);
+        assert_eq!(e.reasons.len(), full.blocks.nodes.len());
+        for (k, reasons) in e.reasons.iter().enumerate() {
+            // Stage by stage, the largest push first, and each one the
+            // model's contribution of that feature.
+            let block: Vec<&Reason> = reasons.iter().filter(|r| r.stage == "block").collect();
+            let top = full.block_contributions[k].top(usize::MAX);
+            assert_eq!(block.len(), top.len());
+            for (r, &i) in block.iter().zip(&top) {
+                assert_eq!(r.feature, features::NAMES[i]);
+                assert_eq!(r.contribution, full.block_contributions[k].features[i]);
+            }
+            let stages: Vec<&str> = reasons.iter().map(|r| r.stage).collect();
+            assert!(stages.is_sorted_by_key(|s| *s == "context"), "{stages:?}");
+        }
+        let few = Algorithm::explain(&a, &page, 2).expect("auto explains");
+        for (all, two) in e.reasons.iter().zip(&few.reasons) {
+            for stage in ["block", "context"] {
+                let first: Vec<&Reason> = all.iter().filter(|r| r.stage == stage).take(2).collect();
+                let kept: Vec<&Reason> = two.iter().filter(|r| r.stage == stage).collect();
+                assert_eq!(first, kept);
+            }
+        }
+        let other = super::super::build(crate::Method::CetdTpc, &[]).unwrap();
+        assert!(other.explain(&page, 2).is_none());
     }
 
     #[test]

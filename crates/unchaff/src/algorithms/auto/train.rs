@@ -88,7 +88,7 @@ fn headline_is_noise(page: &Page<'_>, blocks: &Blocks, labels: &mut [Option<bool
 /// The labelled blocks of a page given as bytes (decode, parse, clean,
 /// annotate as extraction does, without templates).
 pub fn samples_from_bytes(bytes: &[u8], gold: &str) -> Result<PageSamples, Error> {
-    let prepared = crate::Prepared::new(bytes)?;
+    let prepared = crate::prepare::Prepared::new(bytes)?;
     Ok(page_samples(&prepared.page(), &Vocabulary::new(), gold))
 }
 

@@ -55,7 +55,7 @@ pub struct PageSummary {
 /// canonical URL does. A manifest's bare site name (`www.example.org`) is
 /// accepted too.
 pub fn summarize(bytes: &[u8], url: Option<&str>) -> Result<PageSummary, Error> {
-    let prepared = crate::Prepared::new(bytes)?;
+    let prepared = crate::prepare::Prepared::new(bytes)?;
     let page = prepared.page();
     let lengths = leaf_lengths(&page);
     let analysis = analyze(&page, &lengths);
