@@ -1,15 +1,13 @@
-//! `unchaff serve` and `unchaff explain`: arguments to `unchaff-serve`'s
-//! [`Config`] and `unchaff-explain`'s report; the work is in those crates.
+//! `unchaff serve` (cargo feature `server`): arguments to
+//! `unchaff-serve`'s [`Config`]; the server is in that crate.
 
 use std::net::SocketAddr;
-use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::Args;
-use unchaff::Input;
 use unchaff_serve::Config;
 
-use crate::{AlgorithmArgs, CliResult};
+use crate::CliResult;
 
 #[derive(Args)]
 #[command(after_long_help = SERVE_HELP)]
@@ -21,7 +19,7 @@ pub struct ServeArgs {
     listen: SocketAddr,
     /// Extraction worker threads (OS threads; extraction never runs on the async side).
     /// Default: the number of cores.
-    #[arg(long, value_name = "N", value_parser = crate::parse_threads)]
+    #[arg(long, value_name = "N", value_parser = crate::args::parse_threads)]
     workers: Option<usize>,
     /// Requests that may wait for a busy worker; one more gets 503 with Retry-After.
     /// Default: 16 per worker.
@@ -131,71 +129,5 @@ pub fn run_serve(a: ServeArgs) -> CliResult {
         return Err("shut down with requests still in flight (--shutdown-timeout)".into());
     }
     eprintln!("unchaff: stopped");
-    Ok(())
-}
-
-#[derive(Args)]
-pub struct ExplainArgs {
-    /// The page: an .html or .html.gz file, an http(s) URL (fetched), or "-" (standard input).
-    #[arg(default_value = "-")]
-    input: String,
-    /// Where to write the report (one self-contained HTML file); "-" writes it to standard
-    /// output.
-    #[arg(long, short = 'o', value_name = "FILE", default_value = "-")]
-    out: PathBuf,
-    /// The page's URL, for a file or standard input (resolves links; names the site).
-    #[arg(long)]
-    url: Option<String>,
-    /// The page's charset, as an HTTP header would give it.
-    #[arg(long)]
-    charset: Option<String>,
-    /// The largest page accepted (bytes, after decompression).
-    #[arg(long, value_name = "BYTES", default_value_t = unchaff::decode::DEFAULT_MAX_INPUT)]
-    max_bytes: usize,
-    /// Give up on the page after this many seconds.
-    #[arg(long, value_name = "SECONDS", value_parser = crate::parse_seconds)]
-    timeout: Option<Duration>,
-    /// Leave data tables out, as `extract --no-tables`.
-    #[arg(long)]
-    no_tables: bool,
-    #[command(flatten)]
-    alg: AlgorithmArgs,
-}
-
-impl ExplainArgs {
-    /// Whether the report goes to standard output (`--out -`).
-    pub fn writes_to_stdout(&self) -> bool {
-        self.out.as_os_str() == "-"
-    }
-}
-
-pub fn run_explain(a: ExplainArgs) -> CliResult {
-    let mut opts = crate::options(&a.alg)?
-        .with_tables(!a.no_tables)
-        .with_max_input_bytes(a.max_bytes);
-    opts.timeout = a.timeout;
-    let page = crate::read_input(
-        &a.input,
-        a.url.as_deref(),
-        a.charset.as_deref(),
-        a.max_bytes,
-    )?;
-    let input = Input::new(&page.bytes)
-        .with_url(page.url.as_deref())
-        .with_charset(page.charset.as_deref());
-    let report = unchaff_explain::explain(input, &opts)?;
-    let html = unchaff_explain::render_html(&report);
-    if a.out.as_os_str() == "-" {
-        use std::io::Write;
-        std::io::stdout().lock().write_all(html.as_bytes())?;
-    } else {
-        std::fs::write(&a.out, html).map_err(|e| format!("{}: {e}", a.out.display()))?;
-        eprintln!(
-            "unchaff: {} blocks, {} kept: {}",
-            report.blocks.len(),
-            report.kept_count(),
-            a.out.display()
-        );
-    }
     Ok(())
 }

@@ -152,8 +152,10 @@ impl Report {
 /// the same extraction as [`Extractor::extract`], plus every block's fate.
 pub fn explain(input: Input<'_>, options: &Options) -> Result<Report, Error> {
     let extractor = Extractor::new(options)?;
+    // The parameters the algorithm runs with: the presets' and the given.
+    let params = options.algorithm_params()?;
     let explainer = match options.method {
-        Method::Auto => Some(Auto::from_params(&options.params)?),
+        Method::Auto => Some(Auto::from_params(&params)?),
         _ => None,
     };
     let (x, mut report) =
@@ -161,7 +163,7 @@ pub fn explain(input: Input<'_>, options: &Options) -> Result<Report, Error> {
     report.url = x.url;
     report.title = x.title;
     report.algorithm = x.algorithm;
-    report.params = options.params.clone();
+    report.params = params;
     report.charset = x.charset;
     report.threshold = explainer.as_ref().map(|a| a.threshold);
     if report.text_override {

@@ -271,7 +271,7 @@ impl Extractor {
     /// algorithm's `templates=FILE` parameter) the library is opened once
     /// and every site's entries are read into memory.
     pub fn new(options: &Options) -> Result<Extractor, Error> {
-        let algorithm = algorithms::build(options.method, &options.params)?;
+        let algorithm = algorithms::build(options.method, &options.algorithm_params()?)?;
         let path = options
             .templates
             .clone()
@@ -1050,7 +1050,7 @@ fn check_not_binary(bytes: &[u8], min_controls: usize) -> Result<(), Error> {
 /// A page taken through decode, parse and clean, ready to annotate: what
 /// training and template learning need from the pipeline (no templates,
 /// no metadata).
-#[cfg(any(feature = "train", feature = "templates"))]
+#[cfg(any(feature = "unstable", feature = "templates"))]
 pub struct Prepared {
     /// The decoded source.
     pub text: String,
@@ -1060,7 +1060,7 @@ pub struct Prepared {
     pub root: NodeId,
 }
 
-#[cfg(any(feature = "train", feature = "templates"))]
+#[cfg(any(feature = "unstable", feature = "templates"))]
 impl Prepared {
     /// Decodes (gzip, charset), parses and cleans `bytes`.
     pub fn new(bytes: &[u8]) -> Result<Prepared, Error> {

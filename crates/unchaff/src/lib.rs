@@ -51,8 +51,8 @@
 //!
 //! * `templates` — paper 5's per-site template library, kept in SQLite
 //!   (`rusqlite` with a bundled SQLite: needs a C compiler).
-//! * `train` — fitting the models (gradient-boosted trees, the SVM,
-//!   path clustering's k-means through `linfa`).
+//! * `unstable` — the workspace's internals for its own tools (the
+//!   `unchaff-train` crate fits the models from them).
 //!
 //! Both are off by default: the extraction library itself is pure Rust.
 //!
@@ -88,20 +88,18 @@ pub mod parse;
 pub mod render;
 #[cfg(feature = "templates")]
 pub mod templates;
-#[cfg(feature = "train")]
-pub mod train;
 
 pub use algorithms::Method;
 pub use decode::CharsetSource;
 pub use error::Error;
-#[cfg(any(feature = "train", feature = "templates"))]
+#[cfg(any(feature = "unstable", feature = "templates"))]
 pub use extractor::Prepared;
 pub use extractor::{
     BINARY_CONTROL_PERCENT, BINARY_MIN_CONTROLS, BINARY_SNIFF_BYTES, Extraction, Extractor,
     Inspection, JSON_SCHEMA, Skip, StageTimes,
 };
 pub use metadata::Metadata;
-pub use options::{Format, Input, Options};
+pub use options::{Format, Input, Options, Preset};
 pub use pagetype::PageType;
 
 /// Extracts the main content of one page with `options`: the one-line

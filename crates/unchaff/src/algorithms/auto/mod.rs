@@ -51,8 +51,6 @@ pub mod headline;
 pub mod listings;
 pub mod records;
 pub mod siblings;
-#[cfg(feature = "train")]
-pub mod train;
 pub mod vocab;
 
 use super::{Algorithm, Param, Params, Selection};
