@@ -211,7 +211,7 @@ impl Format {
     /// Every output format.
     pub const ALL: [Format; 2] = [Format::Jsonl, Format::Parquet];
 
-    /// The format's name (`jsonl`, `parquet`), as [`Format::from_str`]
+    /// The format's name (`jsonl`, `parquet`), as [`str::parse`]
     /// reads it.
     pub fn name(self) -> &'static str {
         match self {

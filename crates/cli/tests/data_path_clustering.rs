@@ -10,7 +10,7 @@ use rayon::prelude::*;
 use unchaff::algorithms::path_clustering as pc;
 use unchaff::{Extractor, Input, Method, Options};
 use unchaff_eval::dataset::Dataset;
-use unchaff_train::path_clustering::{summarize, train};
+use unchaff_train::path_clustering::{self as pct, summarize};
 
 #[test]
 #[cfg_attr(
@@ -55,7 +55,7 @@ fn path_clustering_per_site_half_split() {
     );
     for folder in ["cleanportaleval", "msv-chaos", "dragnet", "daniel-dev"] {
         let mut ds = Dataset::open(&root.join(folder)).expect("open dataset");
-        let sums: Vec<pc::PageSummary> = ds
+        let sums: Vec<pct::PageSummary> = ds
             .pages
             .par_iter()
             .map(|p| {
@@ -76,7 +76,7 @@ fn path_clustering_per_site_half_split() {
             }
             *k += 1;
         }
-        let per_site = train(&train, true, folder).expect("train");
+        let per_site = pct::train(&train, true, folder).expect("train");
         let generic = pc::Model {
             sites: Default::default(),
             ..per_site.clone()

@@ -563,3 +563,59 @@ impl<'a> From<&'a String> for Input<'a> {
         Input::new(html.as_bytes())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formats_read_their_names_and_aliases() {
+        for f in Format::ALL {
+            assert_eq!(f.name().parse::<Format>().unwrap(), f);
+            assert_eq!(f.to_string(), f.name());
+        }
+        assert_eq!("txt".parse::<Format>().unwrap(), Format::Text);
+        assert_eq!("MD".parse::<Format>().unwrap(), Format::Markdown);
+        let e = "yaml".parse::<Format>().unwrap_err().to_string();
+        assert!(
+            e.contains("the formats are: text, json, markdown, html, xml"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn presets_are_auto_thresholds_given_first() {
+        assert!(Preset::from_flags(true, true).is_err());
+        assert_eq!(Preset::from_flags(false, true).unwrap(), Preset::Recall);
+        assert_eq!("precision".parse::<Preset>().unwrap(), Preset::Precision);
+        let o = Options::new()
+            .with_preset(Preset::Precision)
+            .with_include_comments(true)
+            .with_param("threshold", "0.4");
+        let p = o.algorithm_params().unwrap();
+        let expected: Vec<(String, String)> = [
+            ("threshold", "0.65"),
+            ("include-comments", "1"),
+            ("threshold", "0.4"),
+        ]
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+        assert_eq!(p, expected);
+        assert!(Options::new().algorithm_params().unwrap().is_empty());
+        let other = Options::new().with_method(Method::Cetd);
+        assert!(
+            other
+                .clone()
+                .with_preset(Preset::Recall)
+                .algorithm_params()
+                .is_err()
+        );
+        assert!(
+            other
+                .with_include_comments(true)
+                .algorithm_params()
+                .is_err()
+        );
+    }
+}
