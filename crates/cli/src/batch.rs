@@ -80,8 +80,10 @@ pub struct BatchArgs {
     /// same inputs and flags cover every page exactly once.
     #[arg(long, value_name = "I/N", value_parser = parse_shard)]
     shard: Option<inputs::Shard>,
-    /// Worker threads (default: all cores; at most 4 per core). The output does not depend on it.
-    #[arg(long, short = 'j')]
+    #[arg(long, short = 'j', help = format!(
+        "Worker threads (default: all cores; at most {} per core). The output does not depend \
+         on it.", unchaff_batch::driver::THREADS_PER_CORE
+    ))]
     threads: Option<usize>,
     /// Keep the rows of a previous run's FILE.tmp (or FILE), skip their pages, append the rest.
     #[arg(long)]

@@ -21,13 +21,15 @@ pub struct ServeArgs {
     /// Default: the number of cores.
     #[arg(long, value_name = "N", value_parser = crate::args::parse_threads)]
     workers: Option<usize>,
-    /// Requests that may wait for a busy worker; one more gets 503 with Retry-After.
-    /// Default: 16 per worker.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", help = format!(
+        "Requests that may wait for a busy worker; one more gets 503 with Retry-After. \
+         Default: {} per worker.", unchaff_serve::DEFAULT_QUEUE_PER_WORKER
+    ))]
     queue: Option<usize>,
-    /// Largest request body in bytes (for /batch: largest line); a larger one gets 413.
-    /// At most 268435456 (256 MiB, the library's input limit).
-    #[arg(long, value_name = "BYTES", default_value_t = unchaff_serve::DEFAULT_MAX_BODY)]
+    #[arg(long, value_name = "BYTES", default_value_t = unchaff_serve::DEFAULT_MAX_BODY, help = format!(
+        "Largest request body in bytes (for /batch: largest line); a larger one gets 413. \
+         At most {} (the library's input limit).", unchaff::decode::DEFAULT_MAX_INPUT
+    ))]
     max_body: usize,
     /// Seconds a client has to send a request's headers; a slower one is disconnected
     /// (slowloris). It also bounds how long an idle keep-alive connection stays open.
@@ -37,10 +39,12 @@ pub struct ServeArgs {
     /// stream); past it, 408 and the connection is closed.
     #[arg(long, value_name = "SECONDS", default_value_t = unchaff_serve::DEFAULT_BODY_TIMEOUT.as_secs_f64())]
     body_timeout: f64,
-    /// Slowest request body accepted, bytes per second on average (judged after 2 s); a
-    /// slower one is cut off (408; /batch: the stream ends), and when the connection cap is
-    /// reached its connection is the first closed to make room.
-    #[arg(long, value_name = "BYTES", default_value_t = unchaff_serve::DEFAULT_MIN_BODY_RATE)]
+    #[arg(long, value_name = "BYTES", default_value_t = unchaff_serve::DEFAULT_MIN_BODY_RATE, help = format!(
+        "Slowest request body accepted, bytes per second on average (judged after {} s); a \
+         slower one is cut off (408; /batch: the stream ends), and when the connection cap is \
+         reached its connection is the first closed to make room.",
+        unchaff_serve::conn::RATE_GRACE.as_secs_f64()
+    ))]
     min_body_rate: u64,
     /// Memory for request bodies in flight, all requests together, in bytes; a body that
     /// does not fit gets 503 with Retry-After (/batch waits for room, within the body timeout).
@@ -50,10 +54,12 @@ pub struct ServeArgs {
     /// (/batch: a "timeout" row). A request's `timeout` parameter may only shorten it.
     #[arg(long, value_name = "SECONDS", default_value_t = unchaff_serve::DEFAULT_EXTRACT_TIMEOUT.as_secs_f64())]
     extract_timeout: f64,
-    /// Most open client connections. At the cap, the connection idle longest (1 s or more)
-    /// or with the slowest body (under --min-body-rate) is closed to make room; when every
-    /// one is working, the new one is closed at once.
-    #[arg(long, value_name = "N", default_value_t = unchaff_serve::DEFAULT_MAX_CONNECTIONS)]
+    #[arg(long, value_name = "N", default_value_t = unchaff_serve::DEFAULT_MAX_CONNECTIONS, help = format!(
+        "Most open client connections. At the cap, the connection idle longest ({} s or more) \
+         or with the slowest body (under --min-body-rate) is closed to make room; when every \
+         one is working, the new one is closed at once.",
+        unchaff_serve::conn::IDLE_GRACE.as_secs_f64()
+    ))]
     max_connections: usize,
     /// On SIGTERM or SIGINT the server stops accepting and finishes the requests in
     /// flight; this many seconds at most, then it exits anyway (status 1).
