@@ -119,8 +119,8 @@ def test_knobs_and_refusals():
     assert Unchaff().extract(page) == unchaff.extract(page)
     md = Unchaff(output_format="markdown").extract(page)
     assert "\n\n" in md and "\n\n" not in unchaff.extract(page), md
-    with pytest.raises(NotImplementedError):
-        Unchaff(deduplicate=True)
+    with pytest.raises(ValueError):
+        Unchaff(deduplicate=True, output_format="markdown")
     with pytest.raises(ValueError):
         Unchaff(output_format="xml")
     with pytest.raises(ValueError):
@@ -133,3 +133,32 @@ def test_knobs_and_refusals():
 
     again = pickle.loads(pickle.dumps(Unchaff(target_language="en")))
     assert again.extract(page) == unchaff.extract(page)
+
+
+def test_deduplicate_drops_a_sites_repeated_lines():
+    # A site's sign-up paragraph inside every article: kept by the
+    # extraction, dropped by the step once seen on two earlier pages of the
+    # site, as `unchaff batch --dedup` and unchaff.extract(deduplicate=True).
+    from datatrove.data import Document
+
+    signup = (
+        "Sign up for the Harbour Courier's morning letter: the day's local news, "
+        "weather and events in your inbox before breakfast, free of charge."
+    )
+    docs = lambda: [  # noqa: E731  (the step rewrites each document's text)
+        Document(
+            text=(
+                f"<html><head><title>Story {i}</title></head><body><article><h1>Story {i}</h1>"
+                + f"<p>Story {i} tells of the harbour wall and the storm of the winter before the last, as the town remembers it.</p>" * 4
+                + f"<p>{signup}</p></article></body></html>"
+            ),
+            id=str(i),
+            metadata={"url": f"https://courier.example/news/{i}"},
+        )
+        for i in range(4)
+    ]
+    kept = [d.text for d in Unchaff(deduplicate=True, batch_size=2).run(iter(docs()))]
+    assert [signup in t for t in kept] == [True, True, False, False], kept
+    # Off by default: every page keeps it.
+    plain = [d.text for d in Unchaff().run(iter(docs()))]
+    assert all(signup in t for t in plain), plain

@@ -83,6 +83,18 @@ def test_none_where_trafilatura_gives_none(example_html):
         assert unchaff.extract(not_a_page) is None
         with pytest.raises(unchaff.UnchaffError):
             unchaff.extract(not_a_page, errors="raise")
+    # A page of menus, a section index and a footer has no main content:
+    # None, as trafilatura's, not the footer's links (it gave them).
+    nav = "".join(f"<li><a href=/s{i}>Section {i}</a></li>" for i in range(12))
+    navigation_only = (
+        "<html><head><title>Sections | The Courier</title></head><body>"
+        f"<header><nav class=main-nav><ul>{nav}</ul></nav></header>"
+        "<footer class=site-footer><ul><li><a href=/about>About us</a></li>"
+        "<li><a href=/privacy>Privacy policy</a></li><li><a href=/terms>Terms of use</a></li></ul>"
+        "<div class=newsletter><h3>Stay informed</h3><p>Sign up for our morning briefing.</p></div>"
+        "<p class=copyright>&copy; 2026 The Courier Ltd. All rights reserved.</p></footer></body></html>"
+    )
+    assert unchaff.extract(navigation_only) is None
     # Option errors are raised whatever errors says.
     with pytest.raises(unchaff.UnknownAlgorithmError):
         unchaff.extract(example_html, algorithm="nope")

@@ -66,8 +66,12 @@ class Unchaff(BaseExtractor):
         output_format: ``"txt"`` (plain text, the default) or ``"markdown"``.
         timeout: seconds a page may take; past it the extraction is stopped
             inside the page and the document dropped (stat ``timeout``).
-        deduplicate: trafilatura's segment deduplication; not offered yet
-            (``True`` raises ``NotImplementedError``).
+        deduplicate: trafilatura's segment deduplication: a line of at least
+            85 characters already seen twice on earlier pages of the same
+            site is dropped from the text (as ``unchaff batch --dedup``).
+            The cache belongs to the step's extractor, so it spans the
+            documents of one task (one shard), in their order. Plain text
+            only (``output_format="txt"``).
         min_confidence: drop documents whose confidence is below this
             (stat ``low_confidence``).
         target_language: ISO 639-1 code(s): drop documents detected as
@@ -102,10 +106,10 @@ class Unchaff(BaseExtractor):
         threads: Optional[int] = None,
     ):
         super().__init__(timeout)
-        if deduplicate:
-            raise NotImplementedError("unchaff does not deduplicate segments yet (deduplicate=True)")
         if output_format not in _FORMATS:
             raise ValueError(f"output_format must be one of {', '.join(_FORMATS)}, not {output_format!r}")
+        if deduplicate and output_format != "txt":
+            raise ValueError('deduplicate=True works on plain text: use output_format="txt"')
         if batch_size < 1:
             raise ValueError(f"batch_size must be at least 1, not {batch_size}")
         if min_confidence is not None and not 0.0 <= min_confidence <= 1.0:
@@ -115,7 +119,10 @@ class Unchaff(BaseExtractor):
         self.batch_size = batch_size
         self.threads = threads
         self._options = dict(
-            output_format="json",
+            # The dict keeps the confidence and page type beside the text,
+            # and is the form whose text deduplicate filters.
+            output_format="python" if deduplicate else "json",
+            deduplicate=deduplicate,
             favor_precision=favour_precision,
             favor_recall=favour_recall,
             include_tables=include_tables,
@@ -148,7 +155,7 @@ class Unchaff(BaseExtractor):
         out = self._ex().extract(text)
         if out is None:
             return ""
-        return _field(json.loads(out), self.output_format)
+        return _field(_parsed(out), self.output_format)
 
     def run(self, data: DocumentsPipeline, rank: int = 0, world_size: int = 1) -> DocumentsPipeline:
         """Extracts the documents ``batch_size`` at a time, in order."""
@@ -179,7 +186,7 @@ class Unchaff(BaseExtractor):
             if out is None:
                 self.stat_update("language")
                 continue
-            x = json.loads(out)
+            x = _parsed(out)
             if self.min_confidence is not None and x["confidence"] < self.min_confidence:
                 self.stat_update("low_confidence")
                 continue
@@ -192,6 +199,11 @@ class Unchaff(BaseExtractor):
             self.stat_update("extracted", StatHints.forwarded)
             self.update_doc_stats(doc)
             yield doc
+
+
+def _parsed(out: Union[str, dict]) -> dict:
+    """An extraction as a dict: the JSON object, or the Python dict as is."""
+    return out if isinstance(out, dict) else json.loads(out)
 
 
 def _field(x: dict, output_format: str) -> str:

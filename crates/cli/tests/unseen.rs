@@ -1,7 +1,8 @@
 //! Page classes that came out empty on pages no model had seen (issue
 //! #23), each as a fixture written for the purpose (not dev data): a
 //! forum thread serialized as XHTML, one whose posts are only inside
-//! `<noscript>`, and a short listing under a long cookie-consent dialog.
+//! `<noscript>`, a short listing under a long cookie-consent dialog, and
+//! a page with no main content at all (issue #37).
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -77,4 +78,13 @@ fn a_cookie_dialog_is_not_the_content() {
         &text,
         &["cookies", "Privacy Preference Center", "Your Privacy"],
     );
+}
+
+/// Issue #37: a page of nothing but a header menu, a section index and a
+/// footer (links, a newsletter box, a copyright line) has no main
+/// content: the text is empty, as trafilatura's `None`, not the footer's
+/// links, newsletter box and copyright line.
+#[test]
+fn a_navigation_page_gives_nothing() {
+    assert_eq!(extract("navigation-only.html").trim(), "");
 }

@@ -400,7 +400,7 @@ impl Extractor {
             Metadata::default()
         };
         // The page type comes with the metadata (not with Markdown's title).
-        let page_signals = (self.options.metadata || matches!(fmt, Format::Json | Format::Xml))
+        let mut page_signals = (self.options.metadata || matches!(fmt, Format::Json | Format::Xml))
             .then(|| pagetype::signals(&dom, url));
         // The declared language, for the language filter (before cleaning).
         let declared = match self.languages.is_empty() {
@@ -466,6 +466,14 @@ impl Extractor {
                 (c + st.chars, l + st.link_chars)
             }),
         };
+        // The main content's size and link text, for the page type.
+        if let Some(s) = page_signals.as_mut() {
+            (s.main_chars, s.main_link_chars) =
+                selection.nodes.iter().fold((0, 0), |(c, l), &n| {
+                    let st = page.stats(n);
+                    (c + st.chars, l + st.link_chars)
+                });
+        }
         let t_algorithm = Instant::now();
         let seen = inspect(&Inspection {
             page: &page,

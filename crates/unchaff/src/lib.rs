@@ -230,3 +230,10 @@ mod tests {
         ));
     }
 }
+
+/// The repository's README, whose Rust example is compiled as a doctest
+/// (its other code blocks are shell, TOML, Python and JavaScript, which
+/// rustdoc does not compile), so that the example stays true to the API.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+struct ReadmeDoctests;

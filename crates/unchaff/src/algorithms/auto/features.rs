@@ -104,6 +104,27 @@ pub const NAMES: &[&str] = &[
 /// Number of features.
 pub const N: usize = NAMES.len();
 
+/// The position of feature `name` in [`NAMES`], for constants read by
+/// the phases after the model (a name that is not a feature fails the
+/// build where the constant is defined).
+pub const fn index(name: &str) -> usize {
+    let mut i = 0;
+    while i < NAMES.len() {
+        let (a, b) = (NAMES[i].as_bytes(), name.as_bytes());
+        if a.len() == b.len() {
+            let mut j = 0;
+            while j < a.len() && a[j] == b[j] {
+                j += 1;
+            }
+            if j == a.len() {
+                return i;
+            }
+        }
+        i += 1;
+    }
+    panic!("not a feature name")
+}
+
 /// Blocks on either side that the window features cover.
 const WINDOW: usize = 3;
 

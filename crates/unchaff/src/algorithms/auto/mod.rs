@@ -49,6 +49,7 @@ pub mod context;
 pub mod features;
 pub mod headline;
 pub mod listings;
+pub mod nothing;
 pub mod records;
 pub mod siblings;
 pub mod vocab;
@@ -240,6 +241,9 @@ pub struct Auto {
     /// Whether the context stage runs (`context=0`: the block stage's
     /// probabilities decide, for comparison).
     pub use_context: bool,
+    /// Whether a selection that is no main content (page chrome only, an
+    /// error page's message) is dropped ([`nothing`]).
+    pub nothing: bool,
 }
 
 impl Auto {
@@ -263,6 +267,7 @@ impl Auto {
             exit_margin: EXIT_MARGIN,
             use_context: true,
             keep_title: false,
+            nothing: true,
         })
     }
 
@@ -376,7 +381,13 @@ impl Auto {
                         .iter()
                         .take(FALLBACK_NODES_CHECKED)
                         .any(|&n| consent::node_in_consent(page, n));
-                if !dialog {
+                // CETD-TPC's densest text may be the footer of a page
+                // with no main content.
+                let nothing = !dialog && self.nothing && {
+                    let mut inside = nothing::blocks_in(page, b, &best.nodes);
+                    nothing::drop_if_nothing(page, b, &mut inside)
+                };
+                if !dialog && !nothing {
                     let kept: u32 = best.nodes.iter().map(|&n| page.stats(n).chars).sum();
                     let borderline = borderline_share(b, p, total);
                     let signals = [
@@ -394,7 +405,8 @@ impl Auto {
                     };
                 }
                 // CETD-TPC's densest text is the consent dialog the
-                // blocks were kept out of: the few blocks there are.
+                // blocks were kept out of: the few blocks there are (or
+                // chrome only: nothing, below).
             }
             keep = k2;
         }
@@ -402,6 +414,9 @@ impl Auto {
             headline::keep_headline(page, b, &mut keep);
         } else {
             headline::drop_headline(page, b, &mut keep);
+        }
+        if self.nothing {
+            nothing::drop_if_nothing(page, b, &mut keep);
         }
         // The chrome of a comment section (a reply box, a log-in prompt,
         // formatting help) is neither content nor a comment.
@@ -556,6 +571,12 @@ pub const PARAMS: &[Param] = &[
         meaning: "records: the least probability of a block kept because its record is a listing's item (a group whose only kept blocks are short ones repeated across its records)",
     },
     Param {
+        name: "nothing",
+        default: "1",
+        range: "0 or 1",
+        meaning: "1 gives an empty result for a page with no main content (only menus, footers, sign-up boxes or a copyright line kept; an error page's message); 0 keeps them",
+    },
+    Param {
         name: "context",
         default: "1",
         range: "0 or 1",
@@ -603,6 +624,7 @@ fn configure(p: &mut Params) -> Result<Auto, Error> {
         });
     }
     a.keep_title = p.f64("keep-title", 0.0)? != 0.0;
+    a.nothing = p.f64("nothing", 1.0)? != 0.0;
     Ok(a)
 }
 
