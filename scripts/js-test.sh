@@ -48,7 +48,7 @@ cargo fmt --manifest-path js/crate/Cargo.toml -- --check
 cargo clippy --manifest-path js/crate/Cargo.toml --release --target wasm32-unknown-unknown -- -D warnings
 
 echo "== JavaScript: npm test (against the native binary of this tree)"
-cargo build --release --locked -p unchaff-cli
+cargo build --release --locked -p unchaff-cli --features full
 export UNCHAFF_BIN=$CARGO_TARGET_DIR/release/unchaff
 (cd js && npm test)
 

@@ -36,7 +36,7 @@ if ! command -v wrk >/dev/null; then
     exit 2
   fi
 fi
-[ -x "$bin" ] || { echo "load_test: build first: cargo build --release -p unchaff-cli" >&2; exit 2; }
+[ -x "$bin" ] || { echo "load_test: build first: cargo build --release -p unchaff-cli --features server" >&2; exit 2; }
 [ -d "$data/scrapinghub/pages" ] || { echo "load_test: no $data/scrapinghub/pages (set UNCHAFF_DATA)" >&2; exit 2; }
 
 tmp=$(mktemp -d)

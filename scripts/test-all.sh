@@ -25,11 +25,14 @@ export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$ROOT/target}
 PYSPARK_REQ=("pyspark[sql]==3.5.5" "pyarrow>=14,<18")
 
 if [ -z "${UNCHAFF_SKIP_CARGO_TESTS:-}" ]; then
-  echo "== cargo test --release --workspace"
-  cargo test --release --workspace --locked
+  # --all-features: every command of the CLI (server, train, templates,
+  # fetch, parquet) is built and tested; the default build is extraction
+  # only (README, Install).
+  echo "== cargo test --release --workspace --all-features"
+  cargo test --release --workspace --all-features --locked
 fi
 # The CLI the Spark test compares against (`unchaff batch`).
-cargo build --release --locked -p unchaff-cli
+cargo build --release --locked -p unchaff-cli --features full
 export UNCHAFF_BIN=$CARGO_TARGET_DIR/release/unchaff
 
 echo "== Python: build the package into .venv-test"

@@ -20,7 +20,7 @@ use pyo3::pybacked::{PyBackedBytes, PyBackedStr};
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 use rayon::prelude::*;
 use unchaff::dedup::{DEFAULT_MAX_REPEATS, SegmentCache, Segmentation};
-use unchaff::{Extraction, Format, Input, Method, Options};
+use unchaff::{Extraction, Format, Input, Method, Options, Preset};
 
 mod warc;
 
@@ -85,62 +85,55 @@ create_exception!(
     "A WARC file that is not WARC, or is cut between records."
 );
 
-// favor_precision / favor_recall are the command line's --precision /
-// --recall: `auto`'s thresholds `unchaff::PRECISION_THRESHOLD`
-// (0.65) and `RECALL_THRESHOLD` (0.35), measured on all 12 dev folders in
-// docs/RESULTS.md. On scrapinghub + readability-tests (311 pages): 0.35
-// gave P 0.957 R 0.987, 0.5 P 0.968 R 0.974, 0.65 P 0.975 R 0.969.
-
-/// The Python-side output formats (trafilatura's names).
+/// What `output_format` asks for: one of the core's formats (by its
+/// name or alias: `"txt"` is trafilatura's name of text), or `"python"`,
+/// a dict of the text and the metadata.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum OutFormat {
-    Txt,
-    Markdown,
-    Html,
-    Json,
+    Core(Format),
     Python,
-    Xml,
 }
 
 impl OutFormat {
     fn parse(s: &str) -> PyResult<OutFormat> {
-        Ok(match s {
-            "txt" | "text" => OutFormat::Txt,
-            "markdown" | "md" => OutFormat::Markdown,
-            "html" => OutFormat::Html,
-            "json" => OutFormat::Json,
-            "python" => OutFormat::Python,
-            "xml" => OutFormat::Xml,
-            other => {
-                return Err(BadOptionError::new_err(format!(
-                    "unknown output_format {other:?} (unchaff offers \"txt\", \"markdown\", \
-                     \"html\", \"json\", \"python\" and \"xml\"; trafilatura's \"csv\" and \
-                     \"xmltei\" are not supported)"
-                )));
-            }
+        if s == "python" {
+            return Ok(OutFormat::Python);
+        }
+        s.parse::<Format>().map(OutFormat::Core).map_err(|_| {
+            let names: Vec<String> = Format::ALL
+                .iter()
+                .map(|&f| format!("{:?}", name(f)))
+                .collect();
+            BadOptionError::new_err(format!(
+                "unknown output_format {s:?} (unchaff offers {} and \"python\"; trafilatura's \
+                 \"csv\" and \"xmltei\" are not supported)",
+                names.join(", ")
+            ))
         })
     }
 
     fn name(self) -> &'static str {
         match self {
-            OutFormat::Txt => "txt",
-            OutFormat::Markdown => "markdown",
-            OutFormat::Html => "html",
-            OutFormat::Json => "json",
+            OutFormat::Core(f) => name(f),
             OutFormat::Python => "python",
-            OutFormat::Xml => "xml",
         }
     }
 
     /// The core's format: the one whose outputs this format needs.
     fn core(self) -> Format {
         match self {
-            OutFormat::Txt | OutFormat::Python => Format::Text,
-            OutFormat::Markdown => Format::Markdown,
-            OutFormat::Html => Format::Html,
-            OutFormat::Json => Format::Json,
-            OutFormat::Xml => Format::Xml,
+            OutFormat::Core(f) => f,
+            OutFormat::Python => Format::Text,
         }
+    }
+}
+
+/// A core format's name as trafilatura gives it: `"txt"` for text, else
+/// the core's name.
+fn name(f: Format) -> &'static str {
+    match f {
+        Format::Text => "txt",
+        f => f.name(),
     }
 }
 
@@ -382,18 +375,17 @@ impl Extractor {
         if deduplicate
             && !matches!(
                 format,
-                OutFormat::Txt | OutFormat::Markdown | OutFormat::Python
+                OutFormat::Core(Format::Text | Format::Markdown) | OutFormat::Python
             )
         {
             return Err(BadOptionError::new_err(format!(
                 "deduplicate applies to the text: output_format \"txt\", \"markdown\" or \"python\", not {output_format:?}"
             )));
         }
-        if favor_precision && favor_recall {
-            return Err(BadOptionError::new_err(
-                "favor_precision and favor_recall cannot both be True",
-            ));
-        }
+        // favor_precision / favor_recall are the command line's --precision /
+        // --recall: the core's presets, measured in docs/RESULTS.md.
+        let preset = Preset::from_flags(favor_precision, favor_recall)
+            .map_err(|e| BadOptionError::new_err(e.to_string()))?;
         let method: Method = algorithm.parse().map_err(to_pyerr)?;
         let mut opts = Options::new()
             .with_method(method)
@@ -402,7 +394,9 @@ impl Extractor {
             .with_images(include_images)
             .with_tables(include_tables)
             .with_metadata(with_metadata || format == OutFormat::Python)
-            .with_comments(format == OutFormat::Python && method == Method::Auto);
+            .with_comments(format == OutFormat::Python && method == Method::Auto)
+            .with_preset(preset)
+            .with_include_comments(include_comments);
         opts.exclude = strings(prune_selector, "prune_selector")?;
         opts.include = strings(target_selector, "target_selector")?;
         opts.languages = strings(target_language, "target_language")?;
@@ -420,28 +414,6 @@ impl Extractor {
         if let Some(limit) = max_input_bytes {
             opts = opts.with_max_input_bytes(limit);
         }
-        let mut named: Vec<(&str, String)> = Vec::new();
-        if include_comments {
-            named.push(("include-comments", "1".to_owned()));
-        }
-        if favor_precision || favor_recall {
-            if method != Method::Auto {
-                return Err(BadOptionError::new_err(format!(
-                    "favor_precision and favor_recall move the decision threshold of the \
-                     \"auto\" algorithm; {algorithm:?} has none (use params=)"
-                )));
-            }
-            use unchaff::{PRECISION_THRESHOLD, RECALL_THRESHOLD};
-            let t = if favor_precision {
-                PRECISION_THRESHOLD
-            } else {
-                RECALL_THRESHOLD
-            };
-            named.push(("threshold", t.to_string()));
-        }
-        for (k, v) in named {
-            opts = opts.with_param(k, v);
-        }
         if let Some(p) = params {
             for (k, v) in p.iter() {
                 let k: String = k.extract()?;
@@ -458,11 +430,6 @@ impl Extractor {
         // FIFO) holds this thread, not the interpreter.
         let built = py.allow_threads(|| unchaff::Extractor::new(&opts));
         let inner = built.map_err(|e| match e {
-            unchaff::Error::BadParam { name, reason } if name == "include-comments" => {
-                BadOptionError::new_err(format!(
-                    "include_comments=True is an option of the \"auto\" algorithm ({reason})"
-                ))
-            }
             unchaff::Error::BadSelector { .. } | unchaff::Error::BadOption(_) => {
                 BadOptionError::new_err(e.to_string())
             }
@@ -706,8 +673,8 @@ impl Extractor {
         }
         Ok(match self.format {
             OutFormat::Python => Done::Dict(Box::new(x)),
-            OutFormat::Json => Done::Str(x.to_json()),
-            OutFormat::Txt | OutFormat::Markdown => Done::Text {
+            OutFormat::Core(Format::Json) => Done::Str(x.to_json()),
+            OutFormat::Core(Format::Text | Format::Markdown) => Done::Text {
                 head: if self.with_metadata {
                     front_matter(&x)
                 } else {
@@ -716,7 +683,7 @@ impl Extractor {
                 body: x.render(),
                 site: hostname(&x).unwrap_or_default(),
             },
-            OutFormat::Html if self.with_metadata => Done::Str(html_document(&x)),
+            OutFormat::Core(Format::Html) if self.with_metadata => Done::Str(html_document(&x)),
             _ => Done::Str(x.render()),
         })
     }
@@ -745,7 +712,7 @@ impl Extractor {
                 site,
             } => {
                 let how = match self.format {
-                    OutFormat::Markdown => Segmentation::Paragraphs,
+                    OutFormat::Core(Format::Markdown) => Segmentation::Paragraphs,
                     _ => Segmentation::Lines,
                 };
                 head.push_str(&self.deduplicated(&site, body, how));

@@ -11,12 +11,38 @@ impl RowFormat {
     /// HTML only for those formats, and computes the metadata only when
     /// [`Options::metadata`] is on.
     pub fn apply(self, options: Options) -> Options {
-        let format = match self.text {
+        options
+            .with_format(self.text.into())
+            .with_metadata(self.metadata)
+    }
+}
+
+impl TryFrom<Format> for TextFormat {
+    type Error = unchaff::Error;
+
+    /// The text format of one of the core's formats: text, Markdown and
+    /// HTML; a row's `text` holds no JSON or XML
+    /// ([`unchaff::Error::BadOption`]).
+    fn try_from(f: Format) -> Result<TextFormat, unchaff::Error> {
+        match f {
+            Format::Text => Ok(TextFormat::Text),
+            Format::Markdown => Ok(TextFormat::Markdown),
+            Format::Html => Ok(TextFormat::Html),
+            other => Err(unchaff::Error::BadOption(format!(
+                "a row's text is text, markdown or html, not {other}"
+            ))),
+        }
+    }
+}
+
+impl From<TextFormat> for Format {
+    /// The core's format of a row's text.
+    fn from(f: TextFormat) -> Format {
+        match f {
             TextFormat::Text => Format::Text,
             TextFormat::Markdown => Format::Markdown,
             TextFormat::Html => Format::Html,
-        };
-        options.with_format(format).with_metadata(self.metadata)
+        }
     }
 }
 

@@ -207,6 +207,32 @@ pub enum Format {
     Parquet,
 }
 
+impl Format {
+    /// Every output format.
+    pub const ALL: [Format; 2] = [Format::Jsonl, Format::Parquet];
+
+    /// The format's name (`jsonl`, `parquet`), as [`str::parse`]
+    /// reads it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Jsonl => "jsonl",
+            Format::Parquet => "parquet",
+        }
+    }
+}
+
+impl std::str::FromStr for Format {
+    type Err = String;
+
+    /// A format by its [`Format::name`].
+    fn from_str(s: &str) -> Result<Format, String> {
+        Format::ALL
+            .into_iter()
+            .find(|f| f.name() == s)
+            .ok_or_else(|| format!("unknown output format {s:?} (jsonl or parquet)"))
+    }
+}
+
 /// An output file in this format: [`open_jsonl`] (appended to when
 /// `append`), or a new Parquet file ([`Error::NoParquet`] without the
 /// `parquet` feature; a Parquet file cannot be appended to).

@@ -7,33 +7,19 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use clap::{Args, ValueEnum};
-use unchaff::Extractor;
+use clap::Args;
+use clap::builder::{PossibleValuesParser, TypedValueParser};
+use unchaff::dedup::{DEFAULT_MAX_REPEATS, MIN_SEGMENT_CHARS};
+use unchaff::{Extractor, Format};
 use unchaff_batch::driver::{Driver, Stats};
 use unchaff_batch::sink::{self, Target};
 use unchaff_batch::{ErrorKind, Progress, RowFormat, TextFormat, inputs};
 
-use crate::{AlgorithmArgs, CliResult};
+use crate::CliResult;
+use crate::args::{AlgorithmArgs, PAGE_TIMEOUT_SECS, format_parser};
 
-/// Output formats of `batch`.
-#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum BatchFormat {
-    /// One JSON object a line.
-    Jsonl,
-    /// Apache Parquet (needs the `parquet` cargo feature).
-    Parquet,
-}
-
-/// What the `text` field of a row holds.
-#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum TextFormatArg {
-    /// Plain text, one block a line.
-    Text,
-    /// Markdown.
-    Markdown,
-    /// A clean HTML fragment.
-    Html,
-}
+/// The formats a row's `text` can hold.
+const TEXT_FORMATS: [Format; 3] = [Format::Text, Format::Markdown, Format::Html];
 
 /// Arguments of `unchaff batch`.
 #[derive(Args)]
@@ -56,8 +42,8 @@ pub struct BatchArgs {
     #[arg(long, short = 'o', value_name = "FILE")]
     out: PathBuf,
     /// Output format.
-    #[arg(long, short = 'f', value_enum, default_value = "jsonl")]
-    format: BatchFormat,
+    #[arg(long, short = 'f', default_value = "jsonl", value_parser = sink_format_parser())]
+    format: sink::Format,
     #[command(flatten)]
     alg: AlgorithmArgs,
     /// Add the page's metadata to each row ("metadata": title, author,
@@ -67,8 +53,8 @@ pub struct BatchArgs {
     with_metadata: bool,
     /// What the rows' "text" field holds. Anything but the default makes rows
     /// carry "schema": 2 and "text_format".
-    #[arg(long, value_enum, default_value = "text")]
-    text_format: TextFormatArg,
+    #[arg(long, value_parser = format_parser(&TEXT_FORMATS), default_value = "text")]
+    text_format: Format,
     /// Drop the pages whose confidence (0 to 1: how likely the text is the page's main
     /// content, an estimate of its shingle F1; docs/RESULTS.md) is below X: they give no row
     /// and are counted in the summary.
@@ -83,11 +69,8 @@ pub struct BatchArgs {
     /// (near-duplicate texts differ in few bits: 3 or fewer apart is the usual cut).
     #[arg(long)]
     simhash: bool,
-    /// Drop repeated segments: a line of the text (a paragraph of Markdown) of at least 85
-    /// characters seen on N earlier pages of the same site (URL host) in this run is left out
-    /// of the later ones, in input order (trafilatura's deduplicate). Default N: 2.
-    #[arg(long, value_name = "N", num_args = 0..=1, default_missing_value = "2")]
-    dedup: Option<u32>,
+    #[arg(long, value_name = "N", num_args = 0..=1, help = dedup_help())]
+    dedup: Option<Option<u32>>,
     /// WARC: keep responses of every HTTP status (by default only 2xx
     /// responses give rows; the others are counted in the summary).
     #[arg(long)]
@@ -97,19 +80,21 @@ pub struct BatchArgs {
     /// same inputs and flags cover every page exactly once.
     #[arg(long, value_name = "I/N", value_parser = parse_shard)]
     shard: Option<inputs::Shard>,
-    /// Worker threads (default: all cores; at most 4 per core). The output does not depend on it.
-    #[arg(long, short = 'j')]
+    #[arg(long, short = 'j', help = format!(
+        "Worker threads (default: all cores; at most {} per core). The output does not depend \
+         on it.", unchaff_batch::driver::THREADS_PER_CORE
+    ))]
     threads: Option<usize>,
     /// Keep the rows of a previous run's FILE.tmp (or FILE), skip their pages, append the rest.
     #[arg(long)]
     resume: bool,
     /// Pages larger than this (bytes, after decompression) become error rows.
-    #[arg(long, default_value_t = 50_000_000)]
+    #[arg(long, default_value_t = DEFAULT_MAX_BYTES)]
     max_bytes: usize,
     /// A page still extracting after this many seconds is stopped there (the
     /// deadline is checked inside every stage) and becomes a `timeout` error
     /// row; the batch goes on with the next page.
-    #[arg(long, default_value_t = 60.0)]
+    #[arg(long, default_value_t = PAGE_TIMEOUT_SECS)]
     page_timeout: f64,
     /// Also write each page's extraction time to FILE, for benchmarks: one
     /// line a row, in row order, `id<TAB>wall seconds<TAB>CPU seconds` (the
@@ -120,6 +105,27 @@ pub struct BatchArgs {
     /// No progress bar and no summary (warnings about unreadable input still show).
     #[arg(long, short = 'q')]
     quiet: bool,
+}
+
+/// Default of `batch --max-bytes`: pages larger than this (50 MB, after
+/// decompression) become error rows. Far above any real page, and a bound
+/// on the memory of one worker.
+const DEFAULT_MAX_BYTES: usize = 50_000_000;
+
+/// `--format`: the batch crate's output formats, by their names.
+fn sink_format_parser() -> impl TypedValueParser<Value = sink::Format> {
+    PossibleValuesParser::new(sink::Format::ALL.map(|f| f.name()))
+        .try_map(|s| s.parse::<sink::Format>())
+}
+
+/// The help of `--dedup`, from the core's constants.
+fn dedup_help() -> String {
+    format!(
+        "Drop repeated segments: a line of the text (a paragraph of Markdown) of at least \
+         {MIN_SEGMENT_CHARS} characters seen on N earlier pages of the same site (URL host) in \
+         this run is left out of the later ones, in input order (trafilatura's deduplicate). \
+         Default N: {DEFAULT_MAX_REPEATS}."
+    )
 }
 
 impl BatchArgs {
@@ -144,20 +150,20 @@ fn parse_shard(s: &str) -> Result<inputs::Shard, String> {
 /// Runs `unchaff batch`.
 pub fn run(a: BatchArgs) -> CliResult {
     let start = Instant::now();
-    if a.format == BatchFormat::Parquet && !cfg!(feature = "parquet") {
+    if a.format == sink::Format::Parquet && !cfg!(feature = "parquet") {
         return Err(
             "--format parquet needs unchaff built with the `parquet` feature \
                     (cargo install --path crates/cli --features parquet)"
                 .into(),
         );
     }
-    if a.format == BatchFormat::Parquet && a.resume {
+    if a.format == sink::Format::Parquet && a.resume {
         return Err(
             "--resume works with --format jsonl only (a Parquet file cannot be appended to)".into(),
         );
     }
     let target = Target::of(&a.out);
-    if a.format == BatchFormat::Parquet && target == Target::Stdout {
+    if a.format == sink::Format::Parquet && target == Target::Stdout {
         return Err("--out - (standard output) works with --format jsonl only".into());
     }
     if a.resume && !target.resumable() {
@@ -171,11 +177,7 @@ pub fn run(a: BatchArgs) -> CliResult {
         .ok()
         .filter(|d| !d.is_zero())
         .ok_or("--page-timeout must be a positive number of seconds")?;
-    let text = match a.text_format {
-        TextFormatArg::Text => TextFormat::Text,
-        TextFormatArg::Markdown => TextFormat::Markdown,
-        TextFormatArg::Html => TextFormat::Html,
-    };
+    let text = TextFormat::try_from(a.text_format)?;
     let rows = RowFormat::default()
         .with_metadata(a.with_metadata)
         .with_simhash(a.simhash)
@@ -183,7 +185,8 @@ pub fn run(a: BatchArgs) -> CliResult {
     // Metadata is computed only when rows carry it (`RowFormat::apply`);
     // the default row's title is the page's `<title>`, read by the renderer.
     let mut opts = rows.apply(
-        crate::options(&a.alg)?
+        a.alg
+            .options()?
             .with_max_input_bytes(a.max_bytes)
             .with_timeout(timeout),
     );
@@ -192,10 +195,7 @@ pub fn run(a: BatchArgs) -> CliResult {
     let extractor = Extractor::new(&opts)?;
     let (sources, refused) = inputs::expand_with_warnings(&a.inputs)?;
     let bar = progress_bar(a.quiet, inputs::total_len(&sources));
-    let format = match a.format {
-        BatchFormat::Jsonl => sink::Format::Jsonl,
-        BatchFormat::Parquet => sink::Format::Parquet,
-    };
+    let format = a.format;
     // The output's temporary file, locked until the run is committed (a
     // second run with the same --out is refused); with --resume, the rows
     // of a cut run kept and counted.
@@ -215,7 +215,7 @@ pub fn run(a: BatchArgs) -> CliResult {
         .row_format(rows)
         .progress(progress)
         .timed(a.timings.is_some())
-        .dedup(a.dedup);
+        .dedup(a.dedup.map(|n| n.unwrap_or(DEFAULT_MAX_REPEATS)));
     if let Some(n) = a.threads {
         driver = driver.threads(n);
     }

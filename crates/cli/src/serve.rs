@@ -1,15 +1,13 @@
-//! `unchaff serve` and `unchaff explain`: arguments to `unchaff-serve`'s
-//! [`Config`] and `unchaff-explain`'s report; the work is in those crates.
+//! `unchaff serve` (cargo feature `server`): arguments to
+//! `unchaff-serve`'s [`Config`]; the server is in that crate.
 
 use std::net::SocketAddr;
-use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::Args;
-use unchaff::Input;
 use unchaff_serve::Config;
 
-use crate::{AlgorithmArgs, CliResult};
+use crate::CliResult;
 
 #[derive(Args)]
 #[command(after_long_help = SERVE_HELP)]
@@ -21,15 +19,17 @@ pub struct ServeArgs {
     listen: SocketAddr,
     /// Extraction worker threads (OS threads; extraction never runs on the async side).
     /// Default: the number of cores.
-    #[arg(long, value_name = "N", value_parser = crate::parse_threads)]
+    #[arg(long, value_name = "N", value_parser = crate::args::parse_threads)]
     workers: Option<usize>,
-    /// Requests that may wait for a busy worker; one more gets 503 with Retry-After.
-    /// Default: 16 per worker.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", help = format!(
+        "Requests that may wait for a busy worker; one more gets 503 with Retry-After. \
+         Default: {} per worker.", unchaff_serve::DEFAULT_QUEUE_PER_WORKER
+    ))]
     queue: Option<usize>,
-    /// Largest request body in bytes (for /batch: largest line); a larger one gets 413.
-    /// At most 268435456 (256 MiB, the library's input limit).
-    #[arg(long, value_name = "BYTES", default_value_t = unchaff_serve::DEFAULT_MAX_BODY)]
+    #[arg(long, value_name = "BYTES", default_value_t = unchaff_serve::DEFAULT_MAX_BODY, help = format!(
+        "Largest request body in bytes (for /batch: largest line); a larger one gets 413. \
+         At most {} (the library's input limit).", unchaff::decode::DEFAULT_MAX_INPUT
+    ))]
     max_body: usize,
     /// Seconds a client has to send a request's headers; a slower one is disconnected
     /// (slowloris). It also bounds how long an idle keep-alive connection stays open.
@@ -39,10 +39,12 @@ pub struct ServeArgs {
     /// stream); past it, 408 and the connection is closed.
     #[arg(long, value_name = "SECONDS", default_value_t = unchaff_serve::DEFAULT_BODY_TIMEOUT.as_secs_f64())]
     body_timeout: f64,
-    /// Slowest request body accepted, bytes per second on average (judged after 2 s); a
-    /// slower one is cut off (408; /batch: the stream ends), and when the connection cap is
-    /// reached its connection is the first closed to make room.
-    #[arg(long, value_name = "BYTES", default_value_t = unchaff_serve::DEFAULT_MIN_BODY_RATE)]
+    #[arg(long, value_name = "BYTES", default_value_t = unchaff_serve::DEFAULT_MIN_BODY_RATE, help = format!(
+        "Slowest request body accepted, bytes per second on average (judged after {} s); a \
+         slower one is cut off (408; /batch: the stream ends), and when the connection cap is \
+         reached its connection is the first closed to make room.",
+        unchaff_serve::conn::RATE_GRACE.as_secs_f64()
+    ))]
     min_body_rate: u64,
     /// Memory for request bodies in flight, all requests together, in bytes; a body that
     /// does not fit gets 503 with Retry-After (/batch waits for room, within the body timeout).
@@ -52,10 +54,12 @@ pub struct ServeArgs {
     /// (/batch: a "timeout" row). A request's `timeout` parameter may only shorten it.
     #[arg(long, value_name = "SECONDS", default_value_t = unchaff_serve::DEFAULT_EXTRACT_TIMEOUT.as_secs_f64())]
     extract_timeout: f64,
-    /// Most open client connections. At the cap, the connection idle longest (1 s or more)
-    /// or with the slowest body (under --min-body-rate) is closed to make room; when every
-    /// one is working, the new one is closed at once.
-    #[arg(long, value_name = "N", default_value_t = unchaff_serve::DEFAULT_MAX_CONNECTIONS)]
+    #[arg(long, value_name = "N", default_value_t = unchaff_serve::DEFAULT_MAX_CONNECTIONS, help = format!(
+        "Most open client connections. At the cap, the connection idle longest ({} s or more) \
+         or with the slowest body (under --min-body-rate) is closed to make room; when every \
+         one is working, the new one is closed at once.",
+        unchaff_serve::conn::IDLE_GRACE.as_secs_f64()
+    ))]
     max_connections: usize,
     /// On SIGTERM or SIGINT the server stops accepting and finishes the requests in
     /// flight; this many seconds at most, then it exits anyway (status 1).
@@ -131,71 +135,5 @@ pub fn run_serve(a: ServeArgs) -> CliResult {
         return Err("shut down with requests still in flight (--shutdown-timeout)".into());
     }
     eprintln!("unchaff: stopped");
-    Ok(())
-}
-
-#[derive(Args)]
-pub struct ExplainArgs {
-    /// The page: an .html or .html.gz file, an http(s) URL (fetched), or "-" (standard input).
-    #[arg(default_value = "-")]
-    input: String,
-    /// Where to write the report (one self-contained HTML file); "-" writes it to standard
-    /// output.
-    #[arg(long, short = 'o', value_name = "FILE", default_value = "-")]
-    out: PathBuf,
-    /// The page's URL, for a file or standard input (resolves links; names the site).
-    #[arg(long)]
-    url: Option<String>,
-    /// The page's charset, as an HTTP header would give it.
-    #[arg(long)]
-    charset: Option<String>,
-    /// The largest page accepted (bytes, after decompression).
-    #[arg(long, value_name = "BYTES", default_value_t = unchaff::DEFAULT_MAX_INPUT)]
-    max_bytes: usize,
-    /// Give up on the page after this many seconds.
-    #[arg(long, value_name = "SECONDS", value_parser = crate::parse_seconds)]
-    timeout: Option<Duration>,
-    /// Leave data tables out, as `extract --no-tables`.
-    #[arg(long)]
-    no_tables: bool,
-    #[command(flatten)]
-    alg: AlgorithmArgs,
-}
-
-impl ExplainArgs {
-    /// Whether the report goes to standard output (`--out -`).
-    pub fn writes_to_stdout(&self) -> bool {
-        self.out.as_os_str() == "-"
-    }
-}
-
-pub fn run_explain(a: ExplainArgs) -> CliResult {
-    let mut opts = crate::options(&a.alg)?
-        .with_tables(!a.no_tables)
-        .with_max_input_bytes(a.max_bytes);
-    opts.timeout = a.timeout;
-    let page = crate::read_input(
-        &a.input,
-        a.url.as_deref(),
-        a.charset.as_deref(),
-        a.max_bytes,
-    )?;
-    let input = Input::new(&page.bytes)
-        .with_url(page.url.as_deref())
-        .with_charset(page.charset.as_deref());
-    let report = unchaff_explain::explain(input, &opts)?;
-    let html = unchaff_explain::render_html(&report);
-    if a.out.as_os_str() == "-" {
-        use std::io::Write;
-        std::io::stdout().lock().write_all(html.as_bytes())?;
-    } else {
-        std::fs::write(&a.out, html).map_err(|e| format!("{}: {e}", a.out.display()))?;
-        eprintln!(
-            "unchaff: {} blocks, {} kept: {}",
-            report.blocks.len(),
-            report.kept_count(),
-            a.out.display()
-        );
-    }
     Ok(())
 }

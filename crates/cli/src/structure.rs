@@ -10,7 +10,8 @@ use unchaff_eval::structure::generate::{self, DEFAULT_PER_FOLDER, DEFAULT_SEED};
 use unchaff_eval::structure::score::{self, GoldFolder, Row};
 use unchaff_eval::structure::survey;
 
-use crate::{AlgorithmArgs, CliResult};
+use crate::CliResult;
+use crate::args::{AlgorithmArgs, parse_key_value, parse_threads, with_threads};
 
 /// The structure benchmark's commands.
 #[derive(Subcommand)]
@@ -56,7 +57,7 @@ pub struct EvalArgs {
     #[arg(long, value_name = "DIR")]
     save: Option<PathBuf>,
     /// Worker threads (default: all cores). Results do not depend on it.
-    #[arg(long, short = 'j', value_parser = crate::parse_threads)]
+    #[arg(long, short = 'j', value_parser = parse_threads)]
     threads: Option<usize>,
     /// Also print the counts by markup (code:prism, math:katex, table:spans, …; generated pages).
     #[arg(long)]
@@ -73,7 +74,7 @@ pub struct ScoreArgs {
     #[arg(long, value_name = "RUN")]
     run: Option<PathBuf>,
     /// A tool's outputs, NAME=DIR with DIR/<folder>/<id>.md or .txt (repeatable).
-    #[arg(long, value_name = "NAME=DIR", value_parser = crate::parse_key_value)]
+    #[arg(long, value_name = "NAME=DIR", value_parser = parse_key_value)]
     outputs: Vec<(String, String)>,
     /// Only these tools, in this order (comma list; default: all found, sorted).
     #[arg(long, value_delimiter = ',')]
@@ -94,7 +95,7 @@ pub struct SurveyArgs {
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
     /// Worker threads (default: all cores).
-    #[arg(long, short = 'j', value_parser = crate::parse_threads)]
+    #[arg(long, short = 'j', value_parser = parse_threads)]
     threads: Option<usize>,
 }
 
@@ -128,7 +129,9 @@ fn gold_folders(data: &[PathBuf]) -> Result<Vec<GoldFolder>, Box<dyn std::error:
 }
 
 fn eval(a: EvalArgs) -> CliResult {
-    let opts = crate::options(&a.alg)?
+    let opts = a
+        .alg
+        .options()?
         .with_format(Format::Markdown)
         .with_images(true);
     let ex = Extractor::new(&opts)?;
@@ -136,7 +139,7 @@ fn eval(a: EvalArgs) -> CliResult {
     let mut rows = Vec::new();
     let mut all = score::Counts::default();
     for f in &folders {
-        let (outputs, failed) = crate::with_threads(a.threads, || score::extract_folder(f, &ex))??;
+        let (outputs, failed) = with_threads(a.threads, || score::extract_folder(f, &ex))??;
         if failed > 0 {
             eprintln!(
                 "unchaff: {}: {failed} pages failed (scored as empty)",
@@ -239,7 +242,7 @@ fn survey_cmd(a: SurveyArgs) -> CliResult {
     let dirs = crate::dataset_dirs(&a.data)?;
     let mut surveys = Vec::new();
     for dir in &dirs {
-        let s = crate::with_threads(a.threads, || survey::survey_folder(dir))??;
+        let s = with_threads(a.threads, || survey::survey_folder(dir))??;
         if let Some(out) = &a.out {
             let n = survey::write_subset(dir, &s, out)?;
             eprintln!("{}: {n} pages with a derived gold written", s.name);

@@ -298,6 +298,7 @@ fn fixture_dataset(root: &Path) -> PathBuf {
 }
 
 #[test]
+#[cfg(feature = "train")]
 fn train_auto_seed_is_an_option() {
     let tmp = tempfile::tempdir().unwrap();
     let data = fixture_dataset(tmp.path());
@@ -556,6 +557,7 @@ fn bench_reports_stages() {
 }
 
 #[test]
+#[cfg(feature = "templates")]
 fn templates_learn_show_and_extract() {
     // 10 pages of one site share a nav bar and a copyright line; their
     // own texts ("Story N", ≤ 8 characters) must be equal to be similar,
@@ -645,9 +647,11 @@ fn templates_learn_show_and_extract() {
 /// Pages per learner in `two_learner_processes_share_one_library`: 100
 /// pages are 10 batches, i.e. 10 write transactions per process, so the
 /// two processes' transactions interleave.
+#[cfg(feature = "templates")]
 const CONCURRENT_PAGES: usize = 100;
 
 #[test]
+#[cfg(feature = "templates")]
 fn two_learner_processes_share_one_library() {
     // Two processes learn two sites into one file at the same time; each
     // site's pages share a nav bar and a copyright line of their own.
@@ -802,7 +806,7 @@ fn presets_set_the_threshold_and_belong_to_auto() {
         .args(["-a", "cetd-tpc", "--recall"]));
     assert!(!o.status.success());
     assert!(
-        stderr(&o).contains("--recall is a preset of auto"),
+        stderr(&o).contains("the recall preset is an option of the auto algorithm"),
         "{}",
         stderr(&o)
     );
@@ -811,6 +815,12 @@ fn presets_set_the_threshold_and_belong_to_auto() {
         .arg(example())
         .args(["--precision", "--recall"]));
     assert!(!o.status.success(), "the presets conflict");
+    // Rejected by the core, as the server and Python reject them.
+    assert!(
+        stderr(&o).contains("the precision and recall presets exclude each other"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]
@@ -907,6 +917,36 @@ fn html_and_markdown_keep_lists_and_tables() {
                 .count(),
             2,
             "{alg}: {md}"
+        );
+    }
+}
+
+/// Each command or option of a cargo feature left out of the build says
+/// which feature to build with (the other builds test the command itself).
+#[test]
+fn commands_of_features_left_out_name_their_feature() {
+    let mut cases: Vec<(Vec<&str>, &str)> = Vec::new();
+    if !cfg!(feature = "server") {
+        cases.push((vec!["serve", "--listen", "127.0.0.1:0"], "server"));
+    }
+    if !cfg!(feature = "train") {
+        cases.push((vec!["train", "auto", ".", "--out", "m.json"], "train"));
+    }
+    if !cfg!(feature = "templates") {
+        cases.push((vec!["templates", "show", "--db", "t.db"], "templates"));
+        cases.push((vec!["eval", ".", "--templates", "t.db"], "templates"));
+    }
+    if !cfg!(feature = "fetch") {
+        cases.push((vec!["extract", "https://example.invalid/"], "fetch"));
+    }
+    for (args, feature) in cases {
+        let o = run(unchaff().args(&args));
+        assert!(!o.status.success(), "{args:?}");
+        let err = stderr(&o);
+        assert!(
+            err.contains(&format!("the `{feature}` cargo feature"))
+                && err.contains(&format!("--features {feature}")),
+            "{args:?}: {err}"
         );
     }
 }

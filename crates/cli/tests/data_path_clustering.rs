@@ -10,6 +10,7 @@ use rayon::prelude::*;
 use unchaff::algorithms::path_clustering as pc;
 use unchaff::{Extractor, Input, Method, Options};
 use unchaff_eval::dataset::Dataset;
+use unchaff_train::path_clustering::{self as pct, summarize};
 
 #[test]
 #[cfg_attr(
@@ -54,13 +55,13 @@ fn path_clustering_per_site_half_split() {
     );
     for folder in ["cleanportaleval", "msv-chaos", "dragnet", "daniel-dev"] {
         let mut ds = Dataset::open(&root.join(folder)).expect("open dataset");
-        let sums: Vec<pc::PageSummary> = ds
+        let sums: Vec<pct::PageSummary> = ds
             .pages
             .par_iter()
             .map(|p| {
                 let site = p.url.clone().or_else(|| p.field("site"));
                 let bytes = ds.read_page_bytes(p).expect("read page");
-                pc::summarize(&bytes, site.as_deref()).unwrap_or_default()
+                summarize(&bytes, site.as_deref()).unwrap_or_default()
             })
             .collect();
         let mut seen: HashMap<String, usize> = HashMap::new();
@@ -75,7 +76,7 @@ fn path_clustering_per_site_half_split() {
             }
             *k += 1;
         }
-        let per_site = pc::train(&train, true, folder).expect("train");
+        let per_site = pct::train(&train, true, folder).expect("train");
         let generic = pc::Model {
             sites: Default::default(),
             ..per_site.clone()

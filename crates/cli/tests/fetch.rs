@@ -3,6 +3,8 @@
 //! the charset of the Content-Type header, HTTP errors and the size limit;
 //! and several inputs in one run.
 
+#![cfg(feature = "fetch")]
+
 use std::io::{BufRead, BufReader, Write};
 use std::net::{TcpListener, TcpStream};
 use std::process::{Command, Output};

@@ -3,6 +3,8 @@
 //! Every test is bounded: timeouts are set small by flag, waits poll
 //! with a cap, and nothing asserts on how long anything took.
 
+#![cfg(feature = "server")]
+
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::process::{Child, Command, Stdio};

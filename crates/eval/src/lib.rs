@@ -17,15 +17,17 @@
 //! # Ok::<(), unchaff_eval::EvalError>(())
 //! ```
 
-#![warn(missing_docs)]
+#![deny(missing_docs)]
 
 use std::path::{Path, PathBuf};
 
+pub mod bench;
 pub mod dataset;
 pub mod leaves;
 pub mod metrics;
 pub mod outputs;
 pub mod report;
+pub mod run;
 pub mod structure;
 
 pub use dataset::{Dataset, Filter, PageEntry};
@@ -61,6 +63,14 @@ pub enum EvalError {
         /// What is wrong.
         message: String,
     },
+    /// A path given as a dataset folder that is not one.
+    #[error("{}: {message}", path.display())]
+    Folder {
+        /// The path given.
+        path: PathBuf,
+        /// What it is instead.
+        message: String,
+    },
     /// A filter expression is not `key=value`.
     #[error("invalid filter {0:?}: expected key=value")]
     Filter(String),
@@ -68,6 +78,26 @@ pub enum EvalError {
     #[error("unknown metric {0:?}: expected shingle, token, lcs or char-lcs")]
     Metric(String),
 }
+
+/// What a long run over dataset folders tells as it goes: a folder's
+/// pages started and done (for a progress bar), and messages for the
+/// user (a page that failed, …). Every method does nothing by default.
+pub trait Progress: Sync {
+    /// A folder (or other unit of work) of `pages` pages starts.
+    fn start(&self, _what: &str, _pages: usize) {}
+    /// One more page is done (called from worker threads).
+    fn advance(&self) {}
+    /// The folder started last is done.
+    fn finish(&self) {}
+    /// A line for the user, as it happens.
+    fn message(&self, _line: &str) {}
+}
+
+/// A [`Progress`] that tells nothing.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Silent;
+
+impl Progress for Silent {}
 
 impl EvalError {
     fn io(path: &Path, source: std::io::Error) -> Self {

@@ -158,7 +158,7 @@ pub fn explain(input: Input<'_>, options: &Options) -> Result<Report, Error> {
     report.url = x.url;
     report.title = x.title;
     report.algorithm = x.algorithm;
-    report.params = options.params.clone();
+    report.params = options.algorithm_params()?;
     report.charset = x.charset;
     if report.text_override {
         for b in &mut report.blocks {

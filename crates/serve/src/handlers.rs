@@ -21,7 +21,7 @@ use unchaff_batch::{ErrorKind, Page, PageError, RowFormat, TextFormat};
 use crate::State;
 use crate::conn::{ConnStats, RATE_GRACE};
 use crate::metrics::Gauges;
-use crate::request::{self, BadRequest, JsonPage, Out, RequestOptions};
+use crate::request::{self, BadRequest, JsonPage, RequestOptions, format_content_type};
 
 type St = AxState<Arc<State>>;
 
@@ -368,7 +368,7 @@ async fn extract_inner(
     let resolved = opts.resolve(st.config.extract_timeout, st.config.max_body)?;
     let admitted = st.pool.try_admit().ok_or_else(queue_full)?;
     let s = Arc::clone(st);
-    let out = resolved.out;
+    let out = resolved.options.format;
     let rx = st
         .pool
         .submit(admitted, move || {
@@ -385,7 +385,7 @@ async fn extract_inner(
     let mut text = result.map_err(|e| core_fail(&e))?;
     // As `unchaff extract` prints it: one line feed after the output.
     text.push('\n');
-    Ok(([(header::CONTENT_TYPE, out.content_type())], text).into_response())
+    Ok(([(header::CONTENT_TYPE, format_content_type(out))], text).into_response())
 }
 
 /// Rows a `/batch` stream may have in the pool or waiting to be written,
@@ -410,15 +410,12 @@ async fn batch_start(
     body: Body,
 ) -> Result<Response, Fail> {
     let (_, mut opts) = request::from_query(q.as_deref())?;
-    let text = match opts.format.take().as_deref() {
-        None | Some("text") => TextFormat::Text,
-        Some("markdown") => TextFormat::Markdown,
-        Some("html") => TextFormat::Html,
-        Some(f) => {
-            return Err(
-                BadRequest(format!("format: {f:?}: rows hold text, markdown or html")).into(),
-            );
-        }
+    let text = match opts.format.take() {
+        None => TextFormat::Text,
+        Some(f) => f
+            .parse::<unchaff::Format>()
+            .and_then(TextFormat::try_from)
+            .map_err(|e| BadRequest(format!("format: {e}")))?,
     };
     let format = RowFormat::default()
         .with_text(text)
@@ -768,7 +765,10 @@ async fn explain_inner(
     })?;
     Ok((
         [
-            (header::CONTENT_TYPE, Out::Html.content_type()),
+            (
+                header::CONTENT_TYPE,
+                format_content_type(unchaff::Format::Html),
+            ),
             (header::CONTENT_SECURITY_POLICY, unchaff_explain::CSP),
         ],
         html,

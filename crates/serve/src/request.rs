@@ -9,8 +9,7 @@ use std::time::Duration;
 
 use base64::Engine;
 use serde::Deserialize;
-use unchaff::{Extractor, Format, Method, Options};
-use unchaff::{PRECISION_THRESHOLD, RECALL_THRESHOLD};
+use unchaff::{Extractor, Format, Method, Options, Preset};
 
 /// A request that cannot be served as asked (400).
 #[derive(Debug, thiserror::Error)]
@@ -26,7 +25,7 @@ fn bad(s: impl Into<String>) -> BadRequest {
 #[derive(Clone, Debug, Default, Deserialize, PartialEq)]
 #[serde(default, deny_unknown_fields)]
 pub struct RequestOptions {
-    /// `json` (the default), `text`, `markdown` or `html`.
+    /// A format name (`json` by default; see [`unchaff::Format`]).
     pub format: Option<String>,
     /// An algorithm name (`auto` by default).
     pub algorithm: Option<String>,
@@ -182,38 +181,22 @@ impl JsonPage {
     }
 }
 
-/// What the response body holds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Out {
-    /// `extract -f json`.
-    Json,
-    /// Plain text.
-    Text,
-    /// Markdown.
-    Markdown,
-    /// Clean HTML.
-    Html,
-}
-
-impl Out {
-    /// The response's `Content-Type`.
-    pub fn content_type(self) -> &'static str {
-        match self {
-            Out::Json => "application/json",
-            Out::Text => "text/plain; charset=utf-8",
-            Out::Markdown => "text/markdown; charset=utf-8",
-            Out::Html => "text/html; charset=utf-8",
-        }
+/// The response's `Content-Type` for an output format.
+pub fn format_content_type(format: Format) -> &'static str {
+    match format {
+        Format::Json => "application/json",
+        Format::Markdown => "text/markdown; charset=utf-8",
+        Format::Html => "text/html; charset=utf-8",
+        Format::Xml => "application/xml; charset=utf-8",
+        _ => "text/plain; charset=utf-8",
     }
 }
 
 /// The options a request resolves to: the extractor's, and the output.
 #[derive(Clone, Debug)]
 pub struct Resolved {
-    /// For [`Extractors::get`].
+    /// For [`Extractors::get`]; its format is the response's.
     pub options: Options,
-    /// The response format.
-    pub out: Out,
     /// The page's charset label, if given.
     pub charset: Option<String>,
 }
@@ -223,42 +206,20 @@ impl RequestOptions {
     /// same flags; `deadline` is the server's extraction deadline (a
     /// request may only shorten it) and `max_input` its input limit.
     pub fn resolve(&self, deadline: Duration, max_input: usize) -> Result<Resolved, BadRequest> {
-        let out = match self.format.as_deref().unwrap_or("json") {
-            "json" => Out::Json,
-            "text" => Out::Text,
-            "markdown" => Out::Markdown,
-            "html" => Out::Html,
-            f => {
-                return Err(bad(format!(
-                    "format: {f:?} is not one of json, text, markdown, html"
-                )));
-            }
-        };
+        let format: Format = self
+            .format
+            .as_deref()
+            .unwrap_or("json")
+            .parse()
+            .map_err(|e: unchaff::Error| bad(format!("format: {e}")))?;
         let method: Method = self
             .algorithm
             .as_deref()
             .unwrap_or("auto")
             .parse()
             .map_err(|e: unchaff::Error| bad(e.to_string()))?;
-        let mut params = Vec::new();
-        let preset = match (self.precision, self.recall) {
-            (true, true) => return Err(bad("precision and recall exclude each other")),
-            (true, _) => Some(("precision", PRECISION_THRESHOLD)),
-            (_, true) => Some(("recall", RECALL_THRESHOLD)),
-            _ => None,
-        };
-        if let Some((name, threshold)) = preset {
-            if method != Method::Auto {
-                return Err(bad(format!(
-                    "{name} is a preset of auto; with {method} give its parameters"
-                )));
-            }
-            // First: an explicit threshold parameter still wins.
-            params.push(("threshold".to_owned(), threshold.to_string()));
-        }
-        if self.include_comments {
-            params.push(("include-comments".to_owned(), "1".to_owned()));
-        }
+        let preset = Preset::from_flags(self.precision, self.recall)
+            .map_err(|e: unchaff::Error| bad(e.to_string()))?;
         // No file paths from a client: a model or template library is the
         // server's business.
         if let Some((k, _)) = self
@@ -270,19 +231,12 @@ impl RequestOptions {
                 "param {k}: files cannot be named over HTTP; start the server with them"
             )));
         }
-        params.extend(self.params.iter().cloned());
         let deadline = match self.timeout {
             None => deadline,
             Some(t) if t > 0.0 && t.is_finite() => {
                 Duration::from_secs_f64(t.min(deadline.as_secs_f64()))
             }
             Some(t) => return Err(bad(format!("timeout: {t} is not a positive number"))),
-        };
-        let format = match out {
-            Out::Json => Format::Json,
-            Out::Text => Format::Text,
-            Out::Markdown => Format::Markdown,
-            Out::Html => Format::Html,
         };
         let mut options = Options::new()
             .with_method(method)
@@ -294,13 +248,18 @@ impl RequestOptions {
             .with_tables(!self.no_tables)
             .with_max_input_bytes(max_input)
             .with_timeout(deadline)
-            .with_comments(self.comments);
-        options.params = params;
+            .with_comments(self.comments)
+            .with_preset(preset)
+            .with_include_comments(self.include_comments);
+        options.params = self.params.clone();
         options.exclude = self.exclude.clone();
         options.include = self.include.clone();
+        // A preset or included comments with another algorithm than auto.
+        options
+            .algorithm_params()
+            .map_err(|e: unchaff::Error| bad(e.to_string()))?;
         Ok(Resolved {
             options,
-            out,
             charset: self.charset.clone(),
         })
     }
@@ -349,7 +308,7 @@ mod tests {
         assert_eq!(o.params, vec![("lambda".into(), "0.3".into())]);
         assert!(o.no_tables && o.links && !o.images);
         let r = o.resolve(Duration::from_secs(5), 100).unwrap();
-        assert_eq!(r.out, Out::Markdown);
+        assert_eq!(r.options.format, Format::Markdown);
         assert_eq!(r.options.method, Method::CetdTpc);
         assert!(!r.options.tables);
         assert_eq!(r.options.timeout, Some(Duration::from_secs(5)));
@@ -370,7 +329,11 @@ mod tests {
             ..RequestOptions::default()
         };
         let r = o.resolve(Duration::from_secs(2), 100).unwrap();
-        assert_eq!(r.options.params[0], ("threshold".into(), "0.65".into()));
+        assert_eq!(r.options.preset, Preset::Precision);
+        assert_eq!(
+            r.options.algorithm_params().unwrap()[0],
+            ("threshold".into(), "0.65".into())
+        );
         assert_eq!(r.options.timeout, Some(Duration::from_secs(2)));
         let o = RequestOptions {
             params: vec![("model".into(), "/etc/passwd".into())],
@@ -383,6 +346,25 @@ mod tests {
             ..RequestOptions::default()
         };
         assert!(o.resolve(Duration::from_secs(2), 100).is_err());
+        let o = RequestOptions {
+            algorithm: Some("cepr".into()),
+            include_comments: true,
+            ..RequestOptions::default()
+        };
+        assert!(o.resolve(Duration::from_secs(2), 100).is_err());
+        let o = RequestOptions {
+            precision: true,
+            recall: true,
+            ..RequestOptions::default()
+        };
+        let e = o.resolve(Duration::from_secs(2), 100).unwrap_err();
+        assert!(e.0.contains("exclude each other"), "{e}");
+        let o = RequestOptions {
+            format: Some("yaml".into()),
+            ..RequestOptions::default()
+        };
+        let e = o.resolve(Duration::from_secs(2), 100).unwrap_err();
+        assert!(e.0.contains("the formats are: text, json"), "{e}");
     }
 
     #[test]

@@ -292,7 +292,7 @@ impl Extractor {
     /// algorithm's `templates=FILE` parameter) the library is opened once
     /// and every site's entries are read into memory.
     pub fn new(options: &Options) -> Result<Extractor, Error> {
-        let algorithm = algorithms::build(options.method, &options.params)?;
+        let algorithm = algorithms::build(options.method, &options.algorithm_params()?)?;
         let path = options
             .templates
             .clone()

@@ -55,9 +55,9 @@
 //!
 //! * `templates` — paper 5's per-site template library, kept in SQLite
 //!   (`rusqlite` with a bundled SQLite: needs a C compiler).
-//! * `train` — fitting the models (gradient-boosted trees, the SVM,
-//!   path clustering's k-means through `linfa`).
-//! * `unstable` — the stage modules, public (see *Stability*).
+//! * `unstable` — the stage modules, public (see *Stability*): the
+//!   workspace's own tools use them (the `unchaff-train` crate fits the
+//!   models from them).
 //!
 //! All are off by default: the extraction library itself is pure Rust.
 //!
@@ -105,8 +105,6 @@ internal! {
     mod render;
     #[cfg(feature = "templates")]
     mod templates;
-    #[cfg(feature = "train")]
-    mod train;
 }
 pub mod dedup;
 mod error;
@@ -126,9 +124,9 @@ pub use extractor::{Extraction, Extractor, JSON_SCHEMA, Skip, StageTimes};
 pub use hash::simhash;
 pub use limits::{ReadError, Stage, read_file_limited, read_limited};
 pub use metadata::Metadata;
-pub use options::{Format, Input, Options};
+pub use options::{Format, Input, Options, Preset};
 pub use pagetype::{PageType, Signals as PageTypeSignals};
-#[cfg(all(feature = "unstable", any(feature = "train", feature = "templates")))]
+#[cfg(feature = "unstable")]
 pub use prepare::Prepared;
 
 /// Extracts the main content of one page with `options`: the one-line

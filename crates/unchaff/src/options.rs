@@ -1,11 +1,14 @@
 //! What to extract and how: [`Options`] (built into an
 //! [`crate::Extractor`] once) and [`Input`] (one page).
 
+use std::fmt;
 use std::path::PathBuf;
+use std::str::FromStr;
 use std::time::Duration;
 
 use crate::Method;
 use crate::decode;
+use crate::error::Error;
 
 /// Output formats.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -30,6 +33,167 @@ pub enum Format {
     Xml,
 }
 
+impl Format {
+    /// Every format, in the order help texts list them.
+    pub const ALL: [Format; 5] = [
+        Format::Text,
+        Format::Json,
+        Format::Markdown,
+        Format::Html,
+        Format::Xml,
+    ];
+
+    /// The format's name: what [`Format::from_str`] reads and
+    /// [`fmt::Display`] writes (`text`, `json`, `markdown`, `html`, `xml`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Text => "text",
+            Format::Json => "json",
+            Format::Markdown => "markdown",
+            Format::Html => "html",
+            Format::Xml => "xml",
+        }
+    }
+
+    /// Other names [`Format::from_str`] reads for the format: `txt`
+    /// (trafilatura's name of plain text) and `md`.
+    pub fn aliases(self) -> &'static [&'static str] {
+        match self {
+            Format::Text => &["txt"],
+            Format::Markdown => &["md"],
+            _ => &[],
+        }
+    }
+
+    /// One line saying what the format holds, for help texts.
+    pub fn summary(self) -> &'static str {
+        match self {
+            Format::Text => "Plain text, one block a line.",
+            Format::Json => {
+                "A JSON object: {\"schema\": 2, \"text\", \"markdown\", \"metadata\", \"title\", \
+                 \"url\", \"charset\", …}."
+            }
+            Format::Markdown => "Markdown: headings, lists, tables, code blocks, quotes, emphasis.",
+            Format::Html => "A clean, safe HTML fragment (whitelisted tags and attributes).",
+            Format::Xml => {
+                "XML in trafilatura's shape: <doc> with the metadata as attributes, <main> with \
+                 the content, <comments> with the comments option."
+            }
+        }
+    }
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Format {
+    type Err = Error;
+
+    /// A format by [`Format::name`] or one of its [`Format::aliases`]
+    /// (ASCII case ignored); anything else is [`Error::BadOption`] naming
+    /// the formats.
+    fn from_str(s: &str) -> Result<Format, Error> {
+        let s = s.trim();
+        Format::ALL
+            .into_iter()
+            .find(|f| {
+                f.name().eq_ignore_ascii_case(s)
+                    || f.aliases().iter().any(|a| a.eq_ignore_ascii_case(s))
+            })
+            .ok_or_else(|| {
+                let names: Vec<&str> = Format::ALL.iter().map(|f| f.name()).collect();
+                Error::BadOption(format!(
+                    "unknown format {s:?} (the formats are: {})",
+                    names.join(", ")
+                ))
+            })
+    }
+}
+
+/// How sure of a block `auto` must be to keep it: the balance of
+/// precision and recall. A preset stands for `auto`'s `threshold`
+/// parameter (an explicit `threshold` still wins); other algorithms have
+/// no presets.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Preset {
+    /// The model's own decision
+    /// ([`crate::algorithms::auto::THRESHOLD`], 0.5).
+    #[default]
+    Balanced,
+    /// Keep only the blocks the model is surest of
+    /// ([`crate::algorithms::auto::PRECISION_THRESHOLD`]).
+    Precision,
+    /// Keep borderline blocks too
+    /// ([`crate::algorithms::auto::RECALL_THRESHOLD`]).
+    Recall,
+}
+
+impl Preset {
+    /// Every preset.
+    pub const ALL: [Preset; 3] = [Preset::Balanced, Preset::Precision, Preset::Recall];
+
+    /// The preset's name (`balanced`, `precision`, `recall`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Preset::Balanced => "balanced",
+            Preset::Precision => "precision",
+            Preset::Recall => "recall",
+        }
+    }
+
+    /// `auto`'s decision threshold under this preset.
+    pub fn threshold(self) -> f32 {
+        use crate::algorithms::auto::{PRECISION_THRESHOLD, RECALL_THRESHOLD, THRESHOLD};
+        match self {
+            Preset::Balanced => THRESHOLD,
+            Preset::Precision => PRECISION_THRESHOLD,
+            Preset::Recall => RECALL_THRESHOLD,
+        }
+    }
+
+    /// The preset of two yes/no switches, "favour precision" and "favour
+    /// recall", as front ends take them (`--precision` / `--recall`,
+    /// `favor_precision` / `favor_recall`): both at once is
+    /// [`Error::BadOption`], since they pull the threshold opposite ways.
+    pub fn from_flags(precision: bool, recall: bool) -> Result<Preset, Error> {
+        match (precision, recall) {
+            (true, true) => Err(Error::BadOption(
+                "the precision and recall presets exclude each other: choose one".to_owned(),
+            )),
+            (true, false) => Ok(Preset::Precision),
+            (false, true) => Ok(Preset::Recall),
+            (false, false) => Ok(Preset::Balanced),
+        }
+    }
+}
+
+impl fmt::Display for Preset {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Preset {
+    type Err = Error;
+
+    /// A preset by [`Preset::name`] (ASCII case ignored).
+    fn from_str(s: &str) -> Result<Preset, Error> {
+        let s = s.trim();
+        Preset::ALL
+            .into_iter()
+            .find(|p| p.name().eq_ignore_ascii_case(s))
+            .ok_or_else(|| {
+                Error::BadOption(format!(
+                    "unknown preset {s:?} (the presets are: balanced, precision, recall)"
+                ))
+            })
+    }
+}
+
 /// How to extract: the algorithm, its parameters, the output format and
 /// the limits. Built into an [`crate::Extractor`] once, for many pages.
 ///
@@ -49,6 +213,16 @@ pub struct Options {
     /// Algorithm parameters, `key=value`, checked when the extractor is
     /// built (an unknown key or a malformed value is an error).
     pub params: Vec<(String, String)>,
+    /// `auto`'s balance of precision and recall ([`Preset::Balanced`] by
+    /// default); another preset with another algorithm is
+    /// [`Error::BadOption`] when the extractor is built. An explicit
+    /// `threshold` in [`Options::params`] wins over it.
+    pub preset: Preset,
+    /// Keep comment sections (reader comments, replies under an article)
+    /// in the text (`auto` only: with another algorithm it is
+    /// [`Error::BadOption`] when the extractor is built). Independent of
+    /// [`Options::comments`], which reports them apart.
+    pub include_comments: bool,
     /// The format [`crate::Extraction::render`] produces.
     pub format: Format,
     /// The largest input accepted, after decompression
@@ -112,8 +286,8 @@ pub struct Options {
     pub include: Vec<String>,
     /// Fill [`crate::Extraction::comments`]: the page's comments apart
     /// from its content, one per comment with its author (`auto` only;
-    /// other algorithms tell no comments apart). Independent of the
-    /// `include-comments` parameter, which merges comments into the text.
+    /// other algorithms tell no comments apart). Independent of
+    /// [`Options::include_comments`], which merges comments into the text.
     pub comments: bool,
     /// The languages wanted (ISO 639-1 codes such as `en`, `de`; case
     /// ignored): a page whose text is detected as another language is
@@ -131,6 +305,8 @@ impl Default for Options {
         Options {
             method: Method::Auto,
             params: Vec::new(),
+            preset: Preset::Balanced,
+            include_comments: false,
             format: Format::Text,
             max_input_bytes: decode::DEFAULT_MAX_INPUT,
             max_elements: None,
@@ -167,6 +343,48 @@ impl Options {
     pub fn with_param(mut self, key: impl Into<String>, value: impl Into<String>) -> Options {
         self.params.push((key.into(), value.into()));
         self
+    }
+
+    /// Sets [`Options::preset`].
+    pub fn with_preset(mut self, preset: Preset) -> Options {
+        self.preset = preset;
+        self
+    }
+
+    /// Sets [`Options::include_comments`].
+    pub fn with_include_comments(mut self, on: bool) -> Options {
+        self.include_comments = on;
+        self
+    }
+
+    /// The algorithm's parameters: what [`Options::preset`] and
+    /// [`Options::include_comments`] stand for (`auto`'s `threshold` and
+    /// `include-comments`), then [`Options::params`], so that an explicit
+    /// parameter wins. A preset or included comments with an algorithm
+    /// other than `auto` is [`Error::BadOption`].
+    pub fn algorithm_params(&self) -> Result<Vec<(String, String)>, Error> {
+        let auto_only = |what: String| {
+            Error::BadOption(format!(
+                "{what} is an option of the auto algorithm; {m} has none (`unchaff algorithms {m}` \
+                 lists its parameters)",
+                m = self.method
+            ))
+        };
+        let mut params = Vec::with_capacity(self.params.len() + 2);
+        if self.preset != Preset::Balanced {
+            if self.method != Method::Auto {
+                return Err(auto_only(format!("the {} preset", self.preset)));
+            }
+            params.push(("threshold".to_owned(), self.preset.threshold().to_string()));
+        }
+        if self.include_comments {
+            if self.method != Method::Auto {
+                return Err(auto_only("including comments".to_owned()));
+            }
+            params.push(("include-comments".to_owned(), "1".to_owned()));
+        }
+        params.extend(self.params.iter().cloned());
+        Ok(params)
     }
 
     /// Sets [`Options::format`].
@@ -343,5 +561,61 @@ impl<'a> From<&'a str> for Input<'a> {
 impl<'a> From<&'a String> for Input<'a> {
     fn from(html: &'a String) -> Input<'a> {
         Input::new(html.as_bytes())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formats_read_their_names_and_aliases() {
+        for f in Format::ALL {
+            assert_eq!(f.name().parse::<Format>().unwrap(), f);
+            assert_eq!(f.to_string(), f.name());
+        }
+        assert_eq!("txt".parse::<Format>().unwrap(), Format::Text);
+        assert_eq!("MD".parse::<Format>().unwrap(), Format::Markdown);
+        let e = "yaml".parse::<Format>().unwrap_err().to_string();
+        assert!(
+            e.contains("the formats are: text, json, markdown, html, xml"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn presets_are_auto_thresholds_given_first() {
+        assert!(Preset::from_flags(true, true).is_err());
+        assert_eq!(Preset::from_flags(false, true).unwrap(), Preset::Recall);
+        assert_eq!("precision".parse::<Preset>().unwrap(), Preset::Precision);
+        let o = Options::new()
+            .with_preset(Preset::Precision)
+            .with_include_comments(true)
+            .with_param("threshold", "0.4");
+        let p = o.algorithm_params().unwrap();
+        let expected: Vec<(String, String)> = [
+            ("threshold", "0.65"),
+            ("include-comments", "1"),
+            ("threshold", "0.4"),
+        ]
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+        assert_eq!(p, expected);
+        assert!(Options::new().algorithm_params().unwrap().is_empty());
+        let other = Options::new().with_method(Method::Cetd);
+        assert!(
+            other
+                .clone()
+                .with_preset(Preset::Recall)
+                .algorithm_params()
+                .is_err()
+        );
+        assert!(
+            other
+                .with_include_comments(true)
+                .algorithm_params()
+                .is_err()
+        );
     }
 }

@@ -239,7 +239,7 @@ fn rescue_if_empty(
 /// A page taken through [`prepare`], owned and ready to annotate: what
 /// training and template learning need from the pipeline (no templates,
 /// no metadata).
-#[cfg(any(feature = "train", feature = "templates"))]
+#[cfg(any(feature = "unstable", feature = "templates"))]
 pub struct Prepared {
     /// The decoded source.
     pub text: String,
@@ -249,7 +249,7 @@ pub struct Prepared {
     pub root: NodeId,
 }
 
-#[cfg(any(feature = "train", feature = "templates"))]
+#[cfg(any(feature = "unstable", feature = "templates"))]
 impl Prepared {
     /// Decodes (gzip, charset), parses and cleans `bytes` ([`prepare`],
     /// with no element budget and no deadline).

@@ -16,12 +16,14 @@ use std::cell::OnceCell;
 use std::collections::BTreeMap;
 
 use serde::Deserialize;
-use unchaff::{PRECISION_THRESHOLD, RECALL_THRESHOLD};
-use unchaff::{Error, Format, Method, Options};
+use unchaff::{Error, Format, Method, Options, Preset};
 use wasm_bindgen::prelude::*;
 
 /// Milliseconds in a second, for [`ExtractOptions::timeout`].
 const MS_PER_SECOND: f64 = 1000.0;
+
+/// The formats the package offers (XML is the command line's only).
+const FORMATS: [Format; 4] = [Format::Text, Format::Markdown, Format::Html, Format::Json];
 
 /// An error of the library, as JavaScript sees it before the package
 /// makes it an `Error` subclass.
@@ -74,7 +76,7 @@ impl From<Error> for Failure {
             Error::Gzip(_) => "gzip",
             Error::UnknownCharset(_) => "charset",
             Error::UnknownAlgorithm(_) => "algorithm",
-            Error::BadParam { .. } => "option",
+            Error::BadParam { .. } | Error::BadOption(_) => "option",
             Error::Model(_) => "model",
             Error::Templates(_) => "templates",
             _ => "extract",
@@ -94,7 +96,7 @@ impl From<Error> for Failure {
 struct ExtractOptions {
     /// `text` (default), `markdown`, `html` or `json`.
     format: Option<String>,
-    /// Keep comment sections (`auto`'s `include-comments=1`).
+    /// Keep comment sections (`auto` only).
     include_comments: bool,
     /// Data tables in the output (default true).
     include_tables: Option<bool>,
@@ -104,7 +106,8 @@ struct ExtractOptions {
     include_images: bool,
     /// JSON output carries the clean HTML too.
     include_html: bool,
-    /// `precision` or `recall`: `auto`'s threshold presets.
+    /// A preset of `auto`'s threshold: `precision`, `recall` (or
+    /// `balanced`, the default).
     favor: Option<String>,
     /// The algorithm (default `auto`).
     algorithm: Option<String>,
@@ -120,18 +123,19 @@ struct ExtractOptions {
 impl ExtractOptions {
     /// The core's options, checked as the command line checks its flags.
     fn to_core(&self) -> Result<Options, Failure> {
-        let format = match self.format.as_deref().unwrap_or("text") {
-            "text" => Format::Text,
-            "markdown" => Format::Markdown,
-            "html" => Format::Html,
-            "json" => Format::Json,
-            other => {
-                return Err(Failure::option(format!(
-                    "unknown format {other:?} (the formats are \"text\", \"markdown\", \
-                     \"html\" and \"json\")"
-                )));
-            }
-        };
+        let format = self.format.as_deref().unwrap_or("text");
+        let format = format
+            .parse::<Format>()
+            .ok()
+            .filter(|f| FORMATS.contains(f))
+            .ok_or_else(|| {
+                let names: Vec<String> =
+                    FORMATS.iter().map(|f| format!("{:?}", f.name())).collect();
+                Failure::option(format!(
+                    "unknown format {format:?} (the formats are {})",
+                    names.join(", ")
+                ))
+            })?;
         let method: Method = self.algorithm.as_deref().unwrap_or("auto").parse()?;
         // Metadata only where it is shown (JSON computes it anyway).
         let mut o = Options::new()
@@ -142,33 +146,13 @@ impl ExtractOptions {
             .with_images(self.include_images)
             .with_json_html(self.include_html)
             .with_tables(self.include_tables.unwrap_or(true));
-        if let Some(threshold) = match self.favor.as_deref() {
-            None => None,
-            Some("precision") => Some(PRECISION_THRESHOLD),
-            Some("recall") => Some(RECALL_THRESHOLD),
-            Some(other) => {
-                return Err(Failure::option(format!(
-                    "unknown favor {other:?} (it is \"precision\" or \"recall\")"
-                )));
-            }
-        } {
-            if method != Method::Auto {
-                return Err(Failure::option(format!(
-                    "favor is a preset of the \"auto\" algorithm; {method} has none \
-                     (set its parameters with params)"
-                )));
-            }
-            // Given first: an explicit params.threshold still wins.
-            o = o.with_param("threshold", threshold.to_string());
-        }
-        if self.include_comments {
-            if method != Method::Auto {
-                return Err(Failure::option(format!(
-                    "includeComments is an option of the \"auto\" algorithm, not of {method}"
-                )));
-            }
-            o = o.with_param("include-comments", "1");
-        }
+        let preset = match self.favor.as_deref() {
+            None => Preset::Balanced,
+            Some(f) => f.parse::<Preset>()?,
+        };
+        o = o
+            .with_preset(preset)
+            .with_include_comments(self.include_comments);
         for (k, v) in &self.params {
             let v = match v {
                 serde_json::Value::String(s) => s.clone(),
@@ -202,6 +186,8 @@ impl ExtractOptions {
                 })?;
             o = o.with_timeout(limit);
         }
+        // A preset or included comments with another algorithm than auto.
+        o.algorithm_params()?;
         Ok(o)
     }
 }

@@ -25,8 +25,6 @@
 //! the number of nodes.
 
 mod model;
-#[cfg(feature = "train")]
-pub mod train;
 
 use std::collections::BTreeMap;
 
@@ -38,8 +36,6 @@ use crate::annotate::{Page, PathId};
 use crate::dom::{DOCUMENT, NodeId, Tag};
 
 pub use model::{Centres, MODEL_VERSION, Model};
-#[cfg(feature = "train")]
-pub use train::{PageSummary, summarize, train};
 
 /// σ² = 4: the span variance above which a cluster is examined for split
 /// points. Paper 3 gives no value (SPEC §4 fixes 4).
@@ -642,30 +638,6 @@ mod tests {
             .err()
             .unwrap();
         assert!(matches!(err, Error::Model(_)), "{err}");
-    }
-
-    #[cfg(feature = "train")]
-    #[test]
-    fn training_is_deterministic_and_sane() {
-        let page = |i: usize| {
-            let nav: String = (0..8)
-                .map(|j| format!("<li><a href=/{j}>link {j}</a></li>"))
-                .collect();
-            let body: String = (0..5)
-                .map(|j| format!("<p>{}</p>", "word ".repeat(10 + i + j)))
-                .collect();
-            format!("<ul>{nav}</ul><div class=post>{body}</div>")
-        };
-        let sums: Vec<PageSummary> = (0..6)
-            .map(|i| summarize(page(i).as_bytes(), Some("https://site.example/a")).unwrap())
-            .collect();
-        let m1 = train(&sums, true, "test").unwrap();
-        let m2 = train(&sums, true, "test").unwrap();
-        assert_eq!(m1, m2);
-        // Every page's segment is the div's paragraphs: one key, 6 pages.
-        let site = &m1.sites["site.example"];
-        assert_eq!(site.get("html/body/div"), Some(&6));
-        assert!(train(&[], false, "none").is_err());
     }
 
     #[test]

@@ -20,7 +20,7 @@
 //!   output and are not classified (nor used in training).
 //! * **Output**: the own text nodes of the content blocks, in document
 //!   order.
-//! * **Training labels** (`label_blocks`, feature `train`, SPEC §6.2): a token of a
+//! * **Training labels** (SPEC §6.2; in the `unchaff-train` crate): a token of a
 //!   block's own text counts when some window of 4 consecutive block
 //!   tokens containing it is a 4-gram of the gold text; a block of fewer
 //!   than 4 tokens counts whole when it occurs contiguously in the gold.
@@ -264,41 +264,6 @@ impl GoldGrams {
     }
 }
 
-#[cfg(feature = "train")]
-/// Labels each block from the gold text (SPEC §6.2): `Some(true)` content,
-/// `Some(false)` noise, `None` for a block without own tokens.
-pub fn label_blocks(page: &Page<'_>, b: &Blocks, gold: &str) -> Vec<Option<bool>> {
-    let grams = GoldGrams::new(gold);
-    let mut own: Vec<Vec<u64>> = vec![Vec::new(); b.nodes.len()];
-    for (t, &k) in page.texts.iter().zip(&b.text_block) {
-        if let Some(s) = page.dom.text_of(t.node) {
-            tokens(s, &mut own[k as usize]);
-        }
-    }
-    own.iter().map(|toks| grams.label(toks)).collect()
-}
-
-#[cfg(feature = "train")]
-/// Training samples of one page: the features and label of every block
-/// with own text.
-pub fn page_samples(page: &Page<'_>, gold: &str) -> Vec<Sample> {
-    let b = blocks(page);
-    let labels = label_blocks(page, &b, gold);
-    b.features
-        .iter()
-        .zip(labels)
-        .filter_map(|(f, l)| l.map(|l| (*f, l)))
-        .collect()
-}
-
-#[cfg(feature = "train")]
-/// Decodes, parses, cleans and annotates a page and returns its training
-/// samples against `gold` (see [`page_samples`]).
-pub fn samples_from_bytes(bytes: &[u8], gold: &str) -> Result<Vec<Sample>, Error> {
-    let prepared = crate::prepare::Prepared::new(bytes)?;
-    Ok(page_samples(&prepared.page(), gold))
-}
-
 /// The template-SVM algorithm with its model.
 #[derive(Clone, Debug)]
 pub struct TemplateSvm {
@@ -439,29 +404,6 @@ mod tests {
         }
         // Text owners: Top → body, Home/News → div, the paragraph → inner div, x → nav.
         assert_eq!(b.text_block, vec![0, 1, 1, 2, 3]);
-    }
-
-    #[cfg(feature = "train")]
-    #[test]
-    fn labels_follow_the_four_gram_rule() {
-        let dom = parse(
-            "<body><div>alpha beta gamma delta epsilon zeta eta theta</div>\
-             <div>alpha beta gamma omega psi chi phi rho</div>\
-             <div>Home News</div><div>News Home</div></body>",
-        );
-        let page = annotate(&dom, "", dom.content_root());
-        let b = blocks(&page);
-        let gold = "Alpha beta gamma delta, epsilon. Something home news else";
-        let l = label_blocks(&page, &b, gold);
-        // body has no own text; block 1: its first 5 tokens lie in gold
-        // 4-grams (alpha…delta, beta…epsilon), 5 of 8 ≥ half → content.
-        // Block 2: "alpha beta gamma omega" is no gold 4-gram; no window
-        // matches → 0 of 8 → noise. Block 3: 2 tokens, "home news" occurs
-        // contiguously → content; block 4: "news home" does not → noise.
-        assert_eq!(
-            l,
-            vec![None, Some(true), Some(false), Some(true), Some(false)]
-        );
     }
 
     #[test]

@@ -21,7 +21,7 @@ use crate::Error;
 pub const MODEL_VERSION: u32 = 1;
 
 /// Feature index of a leaf node.
-pub(crate) const LEAF: u16 = u16::MAX;
+pub const LEAF: u16 = u16::MAX;
 
 /// Most histogram bins per feature (bin numbers fit a `u8`).
 pub const MAX_BINS: usize = 256;

@@ -36,7 +36,8 @@ pub struct Model {
     pub trained_on: String,
 }
 
-pub(crate) fn rbf(gamma: f64, a: &[f64], b: &[f64]) -> f64 {
+/// The RBF kernel exp(−γ ‖a − b‖²) (training evaluates it too).
+pub fn rbf(gamma: f64, a: &[f64], b: &[f64]) -> f64 {
     let mut d = 0.0;
     for (x, y) in a.iter().zip(b) {
         let t = x - y;

@@ -52,8 +52,6 @@ pub mod listings;
 pub mod nothing;
 pub mod records;
 pub mod siblings;
-#[cfg(feature = "train")]
-pub mod train;
 pub mod vocab;
 
 use super::{Algorithm, Param, Params, Reason, Selection};

@@ -1,12 +1,13 @@
-//! Training of the gradient-boosted trees of [`crate::model::gbdt`]:
+//! Training of the gradient-boosted trees of [`unchaff::model::gbdt`]:
 //! logistic loss, Newton leaf values, depth-wise trees over
 //! histogram-binned features, row subsampling per tree.
 
 use rayon::prelude::*;
 
-use super::SplitMix;
-use crate::Error;
-use crate::model::gbdt::*;
+use unchaff::Error;
+use unchaff::model::gbdt::*;
+
+use crate::SplitMix;
 
 /// Values sampled per feature to place the bin edges: enough for stable
 /// quantiles, far fewer than the rows of a full training set.

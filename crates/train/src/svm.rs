@@ -1,11 +1,12 @@
-//! Training of the SVM of [`crate::model::svm`]: C-SVC solved by
+//! Training of the SVM of [`unchaff::model::svm`]: C-SVC solved by
 //! sequential minimal optimisation with libsvm's second-order working-set
 //! selection, an LRU kernel-row cache and shrinking; stratified
 //! cross-validation.
 
-use super::SplitMix;
-use crate::Error;
-use crate::model::svm::*;
+use unchaff::Error;
+use unchaff::model::svm::*;
+
+use crate::SplitMix;
 
 /// τ = 1e-12: the curvature used when a pair's quadratic coefficient is
 /// not positive (Fan, Chen & Lin 2005, §III; libsvm's `TAU`).

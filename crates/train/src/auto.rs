@@ -5,7 +5,7 @@
 //! Labels follow SPEC §6.2's rule (a block is content when at least half
 //! its tokens lie in 4-grams of the gold text), the same rule paper 5's
 //! SVM is trained with, but for the headline, which is noise whatever the
-//! gold says ([`super::headline`]). Weights make every page count the same, whatever
+//! gold says ([`unchaff::algorithms::auto::headline`]). Weights make every page count the same, whatever
 //! its number of blocks: a block weighs its share of the page's tokens, as
 //! a token-level F1 weighs it.
 //!
@@ -16,14 +16,15 @@
 //! on the other half (out-of-fold stacking), and the context stage trains
 //! on those. The block stage that ships is then trained on all pages.
 
-use super::features::{self, Blocks};
-use super::vocab::Vocabulary;
-use super::{AutoModel, MODEL_VERSION, block_probabilities, context};
-use crate::Error;
-use crate::algorithms::template_svm::{GoldGrams, tokens};
-use crate::annotate::Page;
-use crate::model::gbdt::{self, Forest};
-use crate::train::gbdt::{TrainParams, train as train_gbdt};
+use unchaff::Error;
+use unchaff::algorithms::auto::features::{self, Blocks};
+use unchaff::algorithms::auto::vocab::Vocabulary;
+use unchaff::algorithms::auto::{AutoModel, MODEL_VERSION, block_probabilities, context};
+use unchaff::algorithms::template_svm::{GoldGrams, tokens};
+use unchaff::annotate::Page;
+use unchaff::model::gbdt::{self, Forest};
+
+use crate::gbdt::{TrainParams, train as train_gbdt};
 
 /// The labelled blocks of one page.
 #[derive(Clone, Debug, Default)]
@@ -69,14 +70,14 @@ pub fn page_samples(page: &Page<'_>, vocab: &Vocabulary, gold: &str) -> PageSamp
 
 /// Relabels the headline as noise: the gold texts of some folders keep
 /// it, of others not, and `auto` leaves it to the metadata
-/// ([`super::headline`]). The block [`super::headline::drop_headline`]
+/// ([`unchaff::algorithms::auto::headline`]). The block [`unchaff::algorithms::auto::headline::drop_headline`]
 /// would drop from the gold's own blocks is the headline. Held out
 /// (2-fold, RESULTS.md) this lifted scrapinghub from 0.954 to 0.961 over
 /// keeping the gold's labels.
 fn headline_is_noise(page: &Page<'_>, blocks: &Blocks, labels: &mut [Option<bool>]) {
     let mut keep: Vec<bool> = labels.iter().map(|l| *l == Some(true)).collect();
     let gold = keep.clone();
-    if super::headline::drop_headline(page, blocks, &mut keep) {
+    if unchaff::algorithms::auto::headline::drop_headline(page, blocks, &mut keep) {
         for (l, (g, k)) in labels.iter_mut().zip(gold.iter().zip(&keep)) {
             if *g && !*k {
                 *l = Some(false);
@@ -88,7 +89,7 @@ fn headline_is_noise(page: &Page<'_>, blocks: &Blocks, labels: &mut [Option<bool
 /// The labelled blocks of a page given as bytes (decode, parse, clean,
 /// annotate as extraction does, without templates).
 pub fn samples_from_bytes(bytes: &[u8], gold: &str) -> Result<PageSamples, Error> {
-    let prepared = crate::prepare::Prepared::new(bytes)?;
+    let prepared = unchaff::Prepared::new(bytes)?;
     Ok(page_samples(&prepared.page(), &Vocabulary::new(), gold))
 }
 
@@ -148,7 +149,7 @@ fn train_rows(r: &Rows, names: &[&str], p: &TrainParams) -> Result<gbdt::Model, 
 
 /// Trains both stages on `pages` (see the module documentation).
 /// `block_exit` is the block stage's early exit (see
-/// [`super::BLOCK_EXIT_MARGIN`]).
+/// [`unchaff::algorithms::auto::BLOCK_EXIT_MARGIN`]).
 pub fn train(
     pages: &[TrainPage],
     block_params: &TrainParams,

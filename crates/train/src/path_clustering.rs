@@ -12,7 +12,7 @@
 //! * Frequency_Threshold: the arithmetic mean of the observed frequencies
 //!   (paper 3 §2.5). The model stores the mean over all sites for reading;
 //!   extraction applies each site's own mean
-//!   ([`super::site_threshold`]), so a site trained on few pages is not
+//!   ([`unchaff::algorithms::path_clustering::site_threshold`]), so a site trained on few pages is not
 //!   judged by the counts of a site trained on many.
 
 use std::collections::BTreeMap;
@@ -24,12 +24,12 @@ use ndarray::Array2;
 use rand_xoshiro::Xoshiro256Plus;
 use rand_xoshiro::rand_core::SeedableRng;
 
-use super::{
+use unchaff::Error;
+use unchaff::algorithms::path_clustering::{
     Analysis, Centres, MODEL_VERSION, Model, analyze, host_of, key_name, leaf_lengths, page_site,
     segment_chunks, select_cluster,
 };
-use crate::Error;
-use crate::annotate::PathId;
+use unchaff::annotate::PathId;
 /// The k-means seed: training is deterministic.
 pub const KMEANS_SEED: u64 = 42;
 
@@ -55,7 +55,7 @@ pub struct PageSummary {
 /// canonical URL does. A manifest's bare site name (`www.example.org`) is
 /// accepted too.
 pub fn summarize(bytes: &[u8], url: Option<&str>) -> Result<PageSummary, Error> {
-    let prepared = crate::prepare::Prepared::new(bytes)?;
+    let prepared = unchaff::Prepared::new(bytes)?;
     let page = prepared.page();
     let lengths = leaf_lengths(&page);
     let analysis = analyze(&page, &lengths);
@@ -144,4 +144,32 @@ pub fn train(pages: &[PageSummary], per_site: bool, trained_on: &str) -> Result<
             cn: [cc[0].exp_m1(), cc[1].exp_m1()],
         }),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn training_is_deterministic_and_sane() {
+        let page = |i: usize| {
+            let nav: String = (0..8)
+                .map(|j| format!("<li><a href=/{j}>link {j}</a></li>"))
+                .collect();
+            let body: String = (0..5)
+                .map(|j| format!("<p>{}</p>", "word ".repeat(10 + i + j)))
+                .collect();
+            format!("<ul>{nav}</ul><div class=post>{body}</div>")
+        };
+        let sums: Vec<PageSummary> = (0..6)
+            .map(|i| summarize(page(i).as_bytes(), Some("https://site.example/a")).unwrap())
+            .collect();
+        let m1 = train(&sums, true, "test").unwrap();
+        let m2 = train(&sums, true, "test").unwrap();
+        assert_eq!(m1, m2);
+        // Every page's segment is the div's paragraphs: one key, 6 pages.
+        let site = &m1.sites["site.example"];
+        assert_eq!(site.get("html/body/div"), Some(&6));
+        assert!(train(&[], false, "none").is_err());
+    }
 }
