@@ -95,31 +95,6 @@ pub fn page_titles(dom: &Dom) -> Vec<Vec<u64>> {
     titles
 }
 
-/// The text of the page's `<title>` (its first [`TITLE_CHARS`] or so
-/// bytes), found as [`page_titles`] finds it.
-pub fn title_text(dom: &Dom) -> Option<String> {
-    for i in 0..dom.len().min(HEAD_NODES) {
-        let id = NodeId(i as u32);
-        match &dom.node(id).kind {
-            NodeKind::Element(e) if e.ns == Ns::Html && e.tag == Tag::TITLE => {
-                let mut t = String::new();
-                for c in dom.children(id) {
-                    if let Some(s) = dom.text_of(c) {
-                        t.push_str(s);
-                    }
-                    if t.len() > TITLE_CHARS {
-                        break;
-                    }
-                }
-                return Some(t);
-            }
-            NodeKind::Element(e) if e.ns == Ns::Html && e.tag == Tag::BODY => return None,
-            _ => {}
-        }
-    }
-    None
-}
-
 /// Whether a block with these tokens is the headline for one of `titles`.
 pub fn is_headline(block: &[u64], titles: &[Vec<u64>]) -> bool {
     if block.is_empty() || block.len() > HEADLINE_MAX_TOKENS {
