@@ -1,4 +1,4 @@
-//! Quality floors of CC (paper 2) on the real data (skipped without it),
+//! Quality floors of CC (paper 2 (ALGORITHMS.md#cc)) on the real data (skipped without it),
 //! and a large synthetic page that must run in linear time.
 //! Floors sit ~0.01 under the figures in docs/RESULTS.md.
 
@@ -17,7 +17,7 @@ fn cc_scrapinghub_floor() {
     let root = common::data_root();
     let (ds, preds) = common::run_folder(&root, "scrapinghub", "cc", &[]);
     let s = common::shingle(&ds, &preds);
-    // Measured 0.849 (docs/RESULTS.md); SPEC §9: a faithful implementation ≈ 0.847.
+    // Measured 0.849 (docs/RESULTS.md); ALGORITHMS.md#reference-figures: a faithful implementation ≈ 0.847.
     common::assert_floor("cc scrapinghub shingle F1", s.f1, 0.839);
 }
 
@@ -29,7 +29,7 @@ fn cc_scrapinghub_floor() {
 fn cc_chinese_floor() {
     let root = common::data_root();
     let (ds, preds) = common::run_folder(&root, "chinese-wce", "cc", &[]);
-    // Measured 0.851 token F1 (SPEC §9: 0.851).
+    // Measured 0.851 token F1 (ALGORITHMS.md#reference-figures: 0.851).
     common::assert_floor(
         "cc chinese-wce zh token F1",
         common::token_f1_zh(&ds, &preds),

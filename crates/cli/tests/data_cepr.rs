@@ -13,12 +13,12 @@ use std::time::Instant;
 )]
 fn cepr_scrapinghub_floor() {
     let root = common::data_root();
-    // Measured 0.885 at our default λ = 0.5; SPEC §9: ≈ 0.844 at λ = 0.2
+    // Measured 0.885 at our default λ = 0.5; ALGORITHMS.md#reference-figures: ≈ 0.844 at λ = 0.2
     // (we measure 0.845 there).
     common::shingle_floor(&root, "scrapinghub", "cepr", &[], 0.875);
     // Measured 0.798 at our default λ = 1.5.
     common::shingle_floor(&root, "scrapinghub", "cepr-tpr", &[], 0.788);
-    // Measured 0.732 at λ = 0.3; SPEC §9: ≈ 0.730 there.
+    // Measured 0.732 at λ = 0.3; ALGORITHMS.md#reference-figures: ≈ 0.730 there.
     common::shingle_floor(
         &root,
         "scrapinghub",
@@ -35,7 +35,7 @@ fn cepr_scrapinghub_floor() {
 )]
 fn cepr_dragnet_floor() {
     let root = common::data_root();
-    // Measured 0.766 at λ = 0.5; SPEC §9: ≈ 0.728 at λ = 0.2 (we: 0.731).
+    // Measured 0.766 at λ = 0.5; ALGORITHMS.md#reference-figures: ≈ 0.728 at λ = 0.2 (we: 0.731).
     common::shingle_floor(&root, "dragnet", "cepr", &[], 0.756);
 }
 

@@ -13,9 +13,9 @@ use std::time::Instant;
 )]
 fn cetd_scrapinghub_floor() {
     let root = common::data_root();
-    // Measured 0.857; SPEC §9: a faithful implementation ≈ 0.855.
+    // Measured 0.857; ALGORITHMS.md#reference-figures: a faithful implementation ≈ 0.855.
     common::shingle_floor(&root, "scrapinghub", "cetd", &[], 0.847);
-    // Measured 0.878; SPEC §9: ≈ 0.875.
+    // Measured 0.878; ALGORITHMS.md#reference-figures: ≈ 0.875.
     common::shingle_floor(&root, "scrapinghub", "cetd-td", &[], 0.868);
 }
 
@@ -26,7 +26,7 @@ fn cetd_scrapinghub_floor() {
 )]
 fn cetd_dragnet_floor() {
     let root = common::data_root();
-    // Measured 0.773; SPEC §9: ≈ 0.763.
+    // Measured 0.773; ALGORITHMS.md#reference-figures: ≈ 0.763.
     common::shingle_floor(&root, "dragnet", "cetd", &[], 0.763);
 }
 

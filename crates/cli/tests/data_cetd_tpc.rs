@@ -13,7 +13,7 @@ fn cetd_tpc_scrapinghub_floor() {
     let root = common::data_root();
     let (ds, preds) = common::run_folder(&root, "scrapinghub", "cetd-tpc", &[]);
     let s = common::shingle(&ds, &preds);
-    // Measured 0.904 at λ = 1.0 (docs/RESULTS.md); SPEC §9 (λ = 0.3): ≈ 0.901.
+    // Measured 0.904 at λ = 1.0 (docs/RESULTS.md); ALGORITHMS.md#cetd-tpc (λ = 0.3): ≈ 0.901.
     common::assert_floor("cetd-tpc scrapinghub shingle F1", s.f1, 0.895);
 }
 
@@ -25,7 +25,7 @@ fn cetd_tpc_scrapinghub_floor() {
 fn cetd_tpc_chinese_floor() {
     let root = common::data_root();
     let (ds, preds) = common::run_folder(&root, "chinese-wce", "cetd-tpc", &[]);
-    // Measured 0.881 token F1 at λ = 1.0 (SPEC §9, λ = 0.3: 0.874).
+    // Measured 0.881 token F1 at λ = 1.0 (ALGORITHMS.md#cetd-tpc, λ = 0.3: 0.874).
     common::assert_floor(
         "cetd-tpc chinese-wce zh token F1",
         common::token_f1_zh(&ds, &preds),
@@ -40,7 +40,7 @@ fn cetd_tpc_chinese_floor() {
 )]
 fn cetd_tpc_dragnet_floor() {
     let root = common::data_root();
-    // Measured 0.784 at λ = 1.0 (0.755 at SPEC's 0.3): guards the λ choice.
+    // Measured 0.784 at λ = 1.0 (0.755 at λ = 0.3, the value of ALGORITHMS.md#reference-figures): guards the λ choice.
     common::shingle_floor(&root, "dragnet", "cetd-tpc", &[], 0.775);
 }
 

@@ -14,7 +14,7 @@ use std::time::Instant;
 )]
 fn cetr_scrapinghub_floor() {
     let root = common::data_root();
-    // Measured 0.769; SPEC §9: a faithful implementation ≈ 0.769.
+    // Measured 0.769; ALGORITHMS.md#reference-figures: a faithful implementation ≈ 0.769.
     common::shingle_floor(&root, "scrapinghub", "cetr", &[], 0.759);
     // Measured 0.797 at our default λ = 1.5.
     common::shingle_floor(&root, "scrapinghub", "cetr-tm", &[], 0.787);
@@ -27,7 +27,7 @@ fn cetr_scrapinghub_floor() {
 )]
 fn cetr_dragnet_floor() {
     let root = common::data_root();
-    // Measured 0.655; SPEC §9: ≈ 0.659.
+    // Measured 0.655; ALGORITHMS.md#reference-figures: ≈ 0.659.
     common::shingle_floor(&root, "dragnet", "cetr", &[], 0.645);
 }
 

@@ -19,7 +19,7 @@ use unchaff_train::path_clustering::{self as pct, summarize};
 )]
 fn path_clustering_scrapinghub_floor() {
     let root = common::data_root();
-    // Measured 0.841 (docs/RESULTS.md); SPEC §9: 0.813.
+    // Measured 0.841 (docs/RESULTS.md); ALGORITHMS.md#reference-figures: 0.813.
     common::shingle_floor(&root, "scrapinghub", "path-clustering", &[], 0.830);
 }
 
@@ -31,7 +31,7 @@ fn path_clustering_scrapinghub_floor() {
 fn path_clustering_chinese_floor() {
     let root = common::data_root();
     let (ds, preds) = common::run_folder(&root, "chinese-wce", "path-clustering", &[]);
-    // Measured 0.894 zh token F1; SPEC §9: 0.861.
+    // Measured 0.894 zh token F1; ALGORITHMS.md#reference-figures: 0.861.
     common::assert_floor(
         "path-clustering chinese-wce zh token F1",
         common::token_f1_zh(&ds, &preds),

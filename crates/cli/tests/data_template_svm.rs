@@ -1,4 +1,4 @@
-//! Quality floors of template-svm (paper 5, SPEC §6) with the default
+//! Quality floors of template-svm (paper 5, ALGORITHMS.md#template-svm) with the default
 //! model on the real data (skipped without it). Floors sit about 0.01
 //! under the figures in docs/RESULTS.md.
 
@@ -13,7 +13,7 @@ fn template_svm_scrapinghub_floor() {
     let root = common::data_root();
     let (ds, preds) = common::run_folder(&root, "scrapinghub", "template-svm", &[]);
     let s = common::shingle(&ds, &preds);
-    // Measured 0.815 (docs/RESULTS.md); SPEC §9: 0.774.
+    // Measured 0.815 (docs/RESULTS.md); ALGORITHMS.md#reference-figures: 0.774.
     common::assert_floor("template-svm scrapinghub shingle F1", s.f1, 0.805);
 }
 
@@ -25,7 +25,7 @@ fn template_svm_scrapinghub_floor() {
 fn template_svm_chinese_floor() {
     let root = common::data_root();
     let (ds, preds) = common::run_folder(&root, "chinese-wce", "template-svm", &[]);
-    // Measured 0.835 zh token F1 (SPEC §9: 0.829).
+    // Measured 0.835 zh token F1 (ALGORITHMS.md#reference-figures: 0.829).
     common::assert_floor(
         "template-svm chinese-wce zh token F1",
         common::token_f1_zh(&ds, &preds),

@@ -1,4 +1,4 @@
-//! Paper 5's leaf-level evaluation (SPEC §6.2, last item): every text
+//! Paper 5's leaf-level evaluation (ALGORITHMS.md#leaf-level-evaluation): every text
 //! leaf of a page labelled from the gold text by the 4-gram rule, and
 //! counted as extracted or not. It reads a page's annotated tree and the
 //! algorithm's selection through [`unchaff::Extractor::extract_with`].
@@ -8,8 +8,8 @@ use unchaff::algorithms::Selection;
 use unchaff::algorithms::template_svm::{GoldGrams, tokens};
 use unchaff::annotate::Page;
 
-/// Leaf-level counts of one page, paper 5's evaluation (SPEC §6.2, last
-/// item): a leaf is a counted text node with tokens; its gold label is
+/// Leaf-level counts of one page, paper 5's evaluation
+/// (ALGORITHMS.md#leaf-level-evaluation): a leaf is a counted text node with tokens; its gold label is
 /// `GoldGrams::label` of its own tokens against the gold text (a leaf
 /// thereby inherits what the 4-gram rule gives its text, as a block's own
 /// text does); it is extracted when it lies inside a selected node, or —

@@ -1,4 +1,4 @@
-//! Quality measurement for unchaff: the metrics of SPEC §8 (shingle F1,
+//! Quality measurement for unchaff: the metrics of ALGORITHMS.md#metrics (shingle F1,
 //! CJK-aware token F1, token LCS F1, character LCS F1), reading the
 //! development datasets, loading extractor outputs, per-folder reports, and
 //! the structure benchmark ([`structure`]: does the Markdown keep tables,

@@ -466,7 +466,7 @@ pub fn collapse_whitespace(text: &str) -> String {
     out
 }
 
-/// Character LCS precision/recall/F1 of one page (paper 2's measure): the
+/// Character LCS precision/recall/F1 of one page (paper 2's measure (ALGORITHMS.md#character-lcs-f1)): the
 /// longest common subsequence of the Unicode scalar values of the two texts
 /// after [`collapse_whitespace`]; P = lcs / chars(pred), R = lcs / chars(gold).
 /// Both empty: 1; one empty: 0.

@@ -277,7 +277,7 @@ fn dedup_folder(
     ));
 }
 
-/// Paper 5's leaf-level figures as a table: per folder the mean over its
+/// Paper 5's leaf-level figures (ALGORITHMS.md#leaf-level-evaluation) as a table: per folder the mean over its
 /// pages with gold of each page's leaf precision, recall and F1, then the
 /// mean over folders (a page that failed to extract has no figure). Plain
 /// columns, or a Markdown table with `markdown`; it starts with an empty

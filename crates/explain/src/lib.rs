@@ -104,7 +104,7 @@ pub struct Block {
     pub score: Option<f32>,
     /// Its own characters.
     pub chars: u32,
-    /// Text density in the sense of CETD (paper 1): the block element's
+    /// Text density in the sense of CETD (paper 1 (ALGORITHMS.md#cetd-tpc)): the block element's
     /// characters per tag (its subtree's).
     pub density: f32,
     /// For `auto`: the features that pushed its margin most, both stages

@@ -2,9 +2,9 @@
 //! features, its label from the gold text, and its weight; then the two
 //! stages.
 //!
-//! Labels follow SPEC §6.2's rule (a block is content when at least half
+//! Labels follow ALGORITHMS.md#labels-from-the-gold-text's rule (a block is content when at least half
 //! its tokens lie in 4-grams of the gold text), the same rule paper 5's
-//! SVM is trained with, but for the headline, which is noise whatever the
+//! SVM is trained with (ALGORITHMS.md#labels-from-the-gold-text), but for the headline, which is noise whatever the
 //! gold says ([`unchaff::algorithms::auto::headline`]). Weights make every page count the same, whatever
 //! its number of blocks: a block weighs its share of the page's tokens, as
 //! a token-level F1 weighs it.

@@ -1,16 +1,16 @@
 //! Training path clustering's thresholds and site templates, and the
-//! model file that holds them (SPEC §4, "Training").
+//! model file that holds them (ALGORITHMS.md#training-path-clustering, "Training").
 //!
 //! * Length_Threshold and Cn_Threshold: 1-D k-means (k = 2, `linfa`'s
 //!   k-means, fixed seed [`KMEANS_SEED`]) over log(1 + x) of the Length /
 //!   Cn of every cluster of every training page; the threshold is expm1 of
-//!   the midpoint of the two centres (paper 3 §2.5 clusters the raw values;
-//!   both are heavy-tailed, so SPEC §4 clusters their logarithms).
+//!   the midpoint of the two centres (paper 3 §2.5 (ALGORITHMS.md#training-path-clustering) clusters the raw values;
+//!   both are heavy-tailed, so ALGORITHMS.md#training-path-clustering clusters their logarithms).
 //! * Per-site templates (`per_site`): for every training page with a site,
 //!   the chunk keys of its selected segment; a key's frequency is the number
 //!   of the site's pages whose segment has it.
 //! * Frequency_Threshold: the arithmetic mean of the observed frequencies
-//!   (paper 3 §2.5). The model stores the mean over all sites for reading;
+//!   (paper 3 §2.5 (ALGORITHMS.md#training-path-clustering)). The model stores the mean over all sites for reading;
 //!   extraction applies each site's own mean
 //!   ([`unchaff::algorithms::path_clustering::site_threshold`]), so a site trained on few pages is not
 //!   judged by the counts of a site trained on many.

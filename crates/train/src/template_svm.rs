@@ -1,5 +1,5 @@
 //! Training `template-svm`'s block classifier: each block of a page
-//! labelled from the gold text (SPEC §6.2) with its features
+//! labelled from the gold text (ALGORITHMS.md#labels-from-the-gold-text) with its features
 //! ([`unchaff::algorithms::template_svm::blocks`]); the SVM itself is fitted
 //! by [`crate::svm`].
 //!
@@ -12,7 +12,7 @@ use unchaff::Error;
 use unchaff::algorithms::template_svm::{Blocks, GoldGrams, Sample, blocks, tokens};
 use unchaff::annotate::Page;
 
-/// Labels each block from the gold text (SPEC §6.2): `Some(true)` content,
+/// Labels each block from the gold text (ALGORITHMS.md#labels-from-the-gold-text): `Some(true)` content,
 /// `Some(false)` noise, `None` for a block without own tokens.
 pub fn label_blocks(page: &Page<'_>, b: &Blocks, gold: &str) -> Vec<Option<bool>> {
     let grams = GoldGrams::new(gold);

@@ -1,4 +1,4 @@
-//! Learning a site template library (paper 5: text that recurs across a
+//! Learning a site template library (paper 5, ALGORITHMS.md#site-templates): text that recurs across a
 //! site's pages) from dataset folders and page files: the driver of
 //! `unchaff templates learn` over `unchaff::templates` (cargo feature
 //! `templates`: SQLite).

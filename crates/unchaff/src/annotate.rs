@@ -1,5 +1,5 @@
 //! Stage 4, **annotate**: ONE pass over the cleaned tree that fills the
-//! per-node statistics every algorithm reads (SPEC §1).
+//! per-node statistics every algorithm reads (ALGORITHMS.md#annotation).
 //!
 //! **Unstable:** public only with the `unstable` feature, for the tools
 //! of the unchaff workspace (evaluation, training, explanation); may
@@ -30,7 +30,7 @@ pub struct PathId(pub u32);
 /// are text, and 36 bytes a node was a third of the memory.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct NodeStats {
-    /// Characters of counted text (white space collapsed, trimmed), SPEC §1.
+    /// Characters of counted text (white space collapsed, trimmed), ALGORITHMS.md#counted-text-and-length.
     pub chars: u32,
     /// Of those, characters inside an `<a>`.
     pub link_chars: u32,
@@ -461,7 +461,7 @@ impl Page<'_> {
     }
 
     /// The children of `id` that count as blocks: elements and text nodes
-    /// that are not white-space-only (SPEC §1).
+    /// that are not white-space-only (ALGORITHMS.md#annotation).
     pub fn block_children(&self, id: NodeId) -> impl Iterator<Item = NodeId> + '_ {
         self.dom
             .children(id)
@@ -474,7 +474,7 @@ impl Page<'_> {
 }
 
 /// Characters of `s` after collapsing white-space runs to one space and
-/// trimming: the "length" of SPEC §1.
+/// trimming: the "length" of ALGORITHMS.md#counted-text-and-length.
 ///
 /// Runs of ASCII letters are counted in an inner loop of their own, and
 /// only the four UTF-8 lead bytes that can begin a non-ASCII white-space
@@ -764,7 +764,7 @@ mod tests {
         assert_eq!(collapsed_len(""), 0);
     }
 
-    /// SPEC §1's length the plain way: collapse, trim, count characters.
+    /// ALGORITHMS.md#counted-text-and-length's length the plain way: collapse, trim, count characters.
     fn plain_collapsed_len(s: &str) -> u32 {
         s.split_whitespace()
             .collect::<Vec<_>>()

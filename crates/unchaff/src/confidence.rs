@@ -4,7 +4,7 @@
 //! the unchaff workspace.
 //!
 //! The confidence is an estimate of the page's shingle F1 against what a
-//! person would call its main content (SPEC's measure, 0 to 1): a
+//! person would call its main content (the measure of ALGORITHMS.md#shingle-f1, 0 to 1): a
 //! logistic function of a few page-level signals of the selection,
 //! fitted to the F1 the extractions really had on the twelve dev folders.
 //! It is *calibrated*: of the pages given about 0.8, the mean F1 is

@@ -1,4 +1,4 @@
-//! Stage 1, **decode**: raw bytes → UTF-8 text (SPEC §1, §3.1).
+//! Stage 1, **decode**: raw bytes → UTF-8 text (ALGORITHMS.md#decoding, §3.1).
 //!
 //! **Unstable:** public only with the `unstable` feature, for the tools
 //! of the unchaff workspace (evaluation, training, explanation); may

@@ -53,7 +53,7 @@
 //!
 //! # Cargo features
 //!
-//! * `templates` — paper 5's per-site template library, kept in SQLite
+//! * `templates` — paper 5's per-site (ALGORITHMS.md#site-templates) template library, kept in SQLite
 //!   (`rusqlite` with a bundled SQLite: needs a C compiler).
 //! * `unstable` — the stage modules, public (see *Stability*): the
 //!   workspace's own tools use them (the `unchaff-train` crate fits the

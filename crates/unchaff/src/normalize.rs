@@ -1,4 +1,4 @@
-//! Text normalisation of paper 2 (SPEC §3.1), applied to every page before
+//! Text normalisation of paper 2 (ALGORITHMS.md#normalisation), applied to every page before
 //! any algorithm reads it: Arabic presentation forms fold to their base
 //! letters, so that one letter counts once and compares equal whichever
 //! glyph variant (initial, medial, final, isolated) the page used.

@@ -1,4 +1,4 @@
-//! The site template library of paper 5 (SPEC §6.1): leaf tags that recur
+//! The site template library of paper 5 (ALGORITHMS.md#site-templates): leaf tags that recur
 //! across a site's pages (navigation labels, copyright lines, "Share")
 //! are learnt into a persistent SQLite database and deleted from that
 //! site's pages before any algorithm scores them.
@@ -35,14 +35,14 @@ use rusqlite::{Connection, TransactionBehavior, params};
 use crate::Error;
 use crate::dom::{Dom, NodeId, NodeKind};
 
-/// N1 = 10: pages per learning batch (paper 5 §3.1).
+/// N1 = 10: pages per learning batch (paper 5 §3.1 (ALGORITHMS.md#site-templates)).
 pub const N1: usize = 10;
 /// N2 = 3: the frequency within a batch that makes an entry a template
-/// entry (paper 5 §3.1).
+/// entry (paper 5 §3.1 (ALGORITHMS.md#site-templates)).
 pub const N2: u32 = 3;
-/// Texts of at most 8 characters must be equal to be similar (SPEC §6.1).
+/// Texts of at most 8 characters must be equal to be similar (ALGORITHMS.md#site-templates).
 pub const EXACT_MAX: usize = 8;
-/// Longer texts are similar within edit distance ⌊m / 8⌋ (SPEC §6.1).
+/// Longer texts are similar within edit distance ⌊m / 8⌋ (ALGORITHMS.md#site-templates).
 pub const SIMILARITY_DIVISOR: usize = 8;
 /// How long a writer waits for another's lock before failing (ms); a
 /// batch transaction takes milliseconds, so 30 s is generous.
@@ -62,7 +62,7 @@ pub fn site_key(site: &str) -> String {
     crate::algorithms::path_clustering::host_of(site).unwrap_or_else(|| site.trim().to_owned())
 }
 
-/// Whether two texts are similar (SPEC §6.1).
+/// Whether two texts are similar (ALGORITHMS.md#site-templates).
 pub fn similar(a: &str, b: &str) -> bool {
     let (la, lb) = (a.chars().count(), b.chars().count());
     let m = la.min(lb);

@@ -1,4 +1,4 @@
-//! **CC** — content correlativity with smoothing (paper 2, SPEC §3.2–3.3),
+//! **CC** — content correlativity with smoothing (paper 2, ALGORITHMS.md#cc),
 //! built for Uyghur news and forum pages.
 //!
 //! For every element i of the content root's subtree:
@@ -52,15 +52,15 @@ use crate::Error;
 use crate::annotate::Page;
 use crate::dom::{NodeId, Tag};
 
-/// C = 29: the CC threshold between content (CC > C) and noise, paper 2 §3.2.
+/// C = 29: the CC threshold between content (CC > C) and noise, paper 2 §3.2 (ALGORITHMS.md#cc).
 pub const C: f64 = 29.0;
 /// S = 0.57: the content-scale threshold of promotion and demotion,
-/// paper 2 §3.3.
+/// paper 2 §3.3 (ALGORITHMS.md#smoothing).
 pub const S: f64 = 0.57;
-/// D = 63: the context-text-density threshold of promotion, paper 2 §3.3.
+/// D = 63: the context-text-density threshold of promotion, paper 2 §3.3 (ALGORITHMS.md#smoothing).
 pub const D: f64 = 63.0;
 
-/// The tags that do not own text (SPEC §3.2's inline list): text inside
+/// The tags that do not own text (ALGORITHMS.md#cc's inline list): text inside
 /// them belongs to their nearest non-inline ancestor.
 pub const INLINE: &[Tag] = &[
     Tag::A,

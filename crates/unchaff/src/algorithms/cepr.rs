@@ -1,6 +1,6 @@
 //! **CEPR** — content extraction via text tag path ratios (Wu, Li, Hu, Wu,
-//! CIKM 2013), a reference algorithm of paper 1's Table 1
-//! (REFERENCE-ALGORITHMS.md, "CEPR").
+//! CIKM 2013), a reference algorithm of paper 1's Table 1 (ALGORITHMS.md#reference-algorithms)
+//! (ALGORITHMS.md#reference-algorithms, "CEPR").
 //!
 //! Text nodes are the leaves; a text node's tag path is the element names
 //! from the root down to its parent.
@@ -34,21 +34,21 @@ use crate::dom::Tag;
 
 /// λ = 0.5 for ETPR, chosen on the dev data (docs/RESULTS.md,
 /// "CEPR sweep"): mean shingle F1 over the 12 folders 0.835 at λ = 0.2 (the
-/// independent sweep's choice, REFERENCE-ALGORITHMS.md), 0.852 at 0.5,
+/// independent sweep's choice, ALGORITHMS.md#reference-algorithms), 0.852 at 0.5,
 /// 0.850 at 1.0; higher λ keeps gaining on news folders and losing on
 /// CleanEval.
 pub const LAMBDA_ETPR: f64 = 0.5;
 /// λ = 1.5 for plain TPR, chosen on the dev data (docs/RESULTS.md,
 /// "CEPR-TPR"): mean shingle F1 over the 12 folders
-/// 0.744 at λ = 0.3 (REFERENCE-ALGORITHMS.md's choice, and SPEC §9's
+/// 0.744 at λ = 0.3 (ALGORITHMS.md#reference-algorithms's choice, and ALGORITHMS.md#reference-figures's
 /// setting), 0.788 at 1.0, 0.800 at 1.5; on three news folders 2.0 adds
 /// only 0.002 more.
 pub const LAMBDA_TPR: f64 = 1.5;
-/// Gaussian window radius r = 3 (REFERENCE-ALGORITHMS.md). Our sweep at
+/// Gaussian window radius r = 3 (ALGORITHMS.md#reference-algorithms). Our sweep at
 /// λ = 0.2 (scrapinghub + dragnet + l3s-gn1): mean shingle F1 0.816 at
 /// r = 2, 3 and 5 alike — with s = 1 the weights beyond j = 2 are < 0.02.
 pub const RADIUS: usize = 3;
-/// Gaussian window width s = 1 (REFERENCE-ALGORITHMS.md). Same sweep:
+/// Gaussian window width s = 1 (ALGORITHMS.md#reference-algorithms). Same sweep:
 /// 0.815 at s = 0.5, 0.816 at s = 1, 0.812 at s = 2.
 pub const SIGMA: f64 = 1.0;
 

@@ -1,6 +1,6 @@
 //! **CETD** — content extraction via text density (Sun, Song, Liao,
-//! SIGIR 2011), a reference algorithm of paper 1's Table 1
-//! (REFERENCE-ALGORITHMS.md, "CETD").
+//! SIGIR 2011), a reference algorithm of paper 1's Table 1 (ALGORITHMS.md#reference-algorithms)
+//! (ALGORITHMS.md#reference-algorithms, "CETD").
 //!
 //! Per element i of `<body>`'s subtree: C (characters), T (descendant
 //! elements, i itself excluded), LC (link characters) and LT (link tags,
@@ -140,7 +140,7 @@ fn one_if_zero(x: f64) -> f64 {
     if x == 0.0 { 1.0 } else { x }
 }
 
-/// CTD of element `i` (REFERENCE-ALGORITHMS.md): 0 without text, may be
+/// CTD of element `i` (ALGORITHMS.md#reference-algorithms): 0 without text, may be
 /// negative for link-heavy elements (not clamped).
 pub fn ctd(k: &Counts, i: usize) -> f64 {
     let c = k.c[i];

@@ -1,5 +1,5 @@
-//! **CETD-TPC** — text block density × tag path coverage (paper 1,
-//! SPEC §2).
+//! **CETD-TPC** — text block density × tag path coverage (paper 1, ALGORITHMS.md#cetd-tpc),
+//! ALGORITHMS.md#cetd-tpc).
 //!
 //! For every element v (a "block" is v's subtree):
 //!
@@ -11,7 +11,7 @@
 //!   paths are those with TPR(p) > τ = λ·σ, σ the population standard
 //!   deviation of TPR(path(t)) over the page's text nodes t;
 //! * CTPC(v) = (text nodes inside v on a content path) / (text nodes of the
-//!   page on a content path) — SPEC's reading of Definition 6. The paper's
+//!   page on a content path) — the reading in ALGORITHMS.md#cetd-tpc of Definition 6. The paper's
 //!   literal, page-wide reading (count every page text node whose path is a
 //!   content path that also occurs in v) is [`Coverage::PageWide`];
 //! * TDTPC(v) = TBD(v) × CTPC(v); the block with the largest TDTPC (first
@@ -30,7 +30,7 @@ use crate::annotate::Page;
 use crate::dom::NodeKind;
 
 /// λ = 1.0: the multiple of σ_TPR above which a path is a content path.
-/// Paper 1 reuses CEPR's threshold form τ = λ·σ (SPEC §2, which suggests
+/// Paper 1 (ALGORITHMS.md#cetd-tpc) reuses CEPR's threshold form τ = λ·σ (ALGORITHMS.md#cetd-tpc, which suggests
 /// 0.3 and asks for a sweep on the dev data). Ours (docs/RESULTS.md,
 /// "CETD-TPC: the λ sweep") peaks on a plateau λ = 1.0–2.0 (mean shingle F1
 /// over the 12 folders 0.861–0.863, against 0.849 at 0.3, with scrapinghub
@@ -40,10 +40,10 @@ pub const LAMBDA: f64 = 1.0;
 /// How block coverage counts content-path text nodes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Coverage {
-    /// The block's own text nodes on content paths (SPEC §2; the default).
+    /// The block's own text nodes on content paths (ALGORITHMS.md#cetd-tpc; the default).
     Own,
     /// Every page text node whose path is a content path occurring in the
-    /// block (paper 1's literal containNodes(P1 ∩ P2)).
+    /// block (paper 1's literal (ALGORITHMS.md#cetd-tpc) containNodes(P1 ∩ P2)).
     PageWide,
 }
 
@@ -99,7 +99,7 @@ pub struct ContentPaths {
     pub content_texts: u64,
 }
 
-/// TPR of every path and the content paths for threshold λ (SPEC §2, the
+/// TPR of every path and the content paths for threshold λ (ALGORITHMS.md#cetd-tpc, the
 /// CEPR threshold in TPR units).
 pub fn content_paths(page: &Page<'_>, lambda: f64) -> ContentPaths {
     let n_paths = page.paths.len();
@@ -138,7 +138,7 @@ pub fn content_paths(page: &Page<'_>, lambda: f64) -> ContentPaths {
     }
 }
 
-/// TBD(v) of SPEC §2 (from v's block children's statistics).
+/// TBD(v) of ALGORITHMS.md#cetd-tpc (from v's block children's statistics).
 pub fn tbd(page: &Page<'_>, v: crate::dom::NodeId) -> f64 {
     page.block_children(v)
         .map(|c| {

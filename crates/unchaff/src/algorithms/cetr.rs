@@ -1,6 +1,6 @@
 //! **CETR** — content extraction via tag ratios (Weninger, Hsu, Han,
-//! WWW 2010), a reference algorithm of paper 1's Table 1
-//! (REFERENCE-ALGORITHMS.md, "CETR").
+//! WWW 2010), a reference algorithm of paper 1's Table 1 (ALGORITHMS.md#reference-algorithms)
+//! (ALGORITHMS.md#reference-algorithms, "CETR").
 //!
 //! CETR reads the lines of the decoded HTML source ([`Page::source`]), not
 //! the tree:
@@ -40,16 +40,16 @@ use crate::Error;
 use crate::annotate::Page;
 
 /// Re-wrap when the mean non-empty line is longer than 200 characters
-/// (REFERENCE-ALGORITHMS.md's example rule).
+/// (ALGORITHMS.md#reference-algorithms's example rule).
 pub const REWRAP_MEAN: f64 = 200.0;
 /// Re-wrap at the first `>` at least 65 characters after the last break
-/// (REFERENCE-ALGORITHMS.md: "about every 65 characters, at the next `>`").
+/// (ALGORITHMS.md#reference-algorithms: "about every 65 characters, at the next `>`").
 pub const REWRAP_WIDTH: usize = 65;
-/// Gaussian smoothing σ = 1 (CETR paper's choice, REFERENCE-ALGORITHMS.md).
+/// Gaussian smoothing σ = 1 (CETR paper's choice, ALGORITHMS.md#reference-algorithms).
 pub const SMOOTH_SIGMA: f64 = 1.0;
 /// Smoothing radius 3 = 3σ: the kernel's weight beyond it is < 1.2%.
 pub const SMOOTH_RADIUS: usize = 3;
-/// α = 3, the derivative's look-ahead (CETR paper, REFERENCE-ALGORITHMS.md).
+/// α = 3, the derivative's look-ahead (CETR paper, ALGORITHMS.md#reference-algorithms).
 pub const ALPHA: usize = 3;
 /// k = 3 clusters, one pinned at the origin (CETR paper).
 pub const K: usize = 3;

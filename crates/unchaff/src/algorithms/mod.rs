@@ -35,7 +35,7 @@ pub trait Algorithm: Send + Sync {
     /// Scores the page and selects its content.
     fn run(&self, page: &Page<'_>) -> Selection;
     /// A site template library the extractor should apply before this
-    /// algorithm runs (paper 5's `templates=FILE`); none by default.
+    /// algorithm runs (`templates=FILE`: ALGORITHMS.md#site-templates); none by default.
     fn templates(&self) -> Option<&std::path::Path> {
         None
     }

@@ -1,5 +1,5 @@
 //! **Path clustering** — tag-path (XPath) clustering with trained
-//! thresholds and per-site extraction templates (paper 3, SPEC §4).
+//! thresholds and per-site extraction templates (paper 3, ALGORITHMS.md#path-clustering).
 //!
 //! * Leaves are the counted text nodes ([`Page::texts`]), numbered in
 //!   document order; leaves with the same tag path form a cluster.
@@ -38,21 +38,21 @@ use crate::dom::{DOCUMENT, NodeId, Tag};
 pub use model::{Centres, MODEL_VERSION, Model};
 
 /// σ² = 4: the span variance above which a cluster is examined for split
-/// points. Paper 3 gives no value (SPEC §4 fixes 4).
+/// points. Paper 3 (ALGORITHMS.md#path-clustering) gives no value (ALGORITHMS.md#path-clustering fixes 4).
 pub const VARIANCE_SPLIT: f64 = 4.0;
 
-/// θ ∈ [0.85, 2]: the span ratios that do not split (paper 3 §2.3,
+/// θ ∈ [0.85, 2]: the span ratios that do not split (paper 3 §2.3 (ALGORITHMS.md#path-clustering),
 /// "实验表明当 θ ∈ [0.85, 2] 时可以得到较好的分割效果").
 pub const THETA_LOW: f64 = 0.85;
-/// Upper end of the θ range, paper 3 §2.3.
+/// Upper end of the θ range, paper 3 §2.3 (ALGORITHMS.md#path-clustering).
 pub const THETA_HIGH: f64 = 2.0;
 
-/// MAXSIZE = 1: a content cluster has more than one leaf. Paper 3 §2.4.1
-/// names MAXSIZE without a value; SPEC §4 fixes 1.
+/// MAXSIZE = 1: a content cluster has more than one leaf. Paper 3 §2.4.1 (ALGORITHMS.md#path-clustering)
+/// names MAXSIZE without a value; ALGORITHMS.md#path-clustering fixes 1.
 pub const MAXSIZE: usize = 1;
 
-/// PreSpan = 0: the mean period a content cluster must exceed. Paper 3
-/// §2.3 rule (2) names it without a value; SPEC §4 fixes 0.
+/// PreSpan = 0: the mean period a content cluster must exceed. Paper 3 (ALGORITHMS.md#path-clustering)
+/// §2.3 rule (2) names it without a value; ALGORITHMS.md#path-clustering fixes 0.
 pub const PRESPAN: f64 = 0.0;
 
 /// The default model, trained on the development data
@@ -107,7 +107,7 @@ pub(super) fn build(p: &mut Params) -> Result<Box<dyn Algorithm>, Error> {
     Ok(Box::new(PathClustering { model }))
 }
 
-/// Length of a text (paper 3 §2.2): characters after white-space
+/// Length of a text (paper 3 §2.2 (ALGORITHMS.md#path-clustering)): characters after white-space
 /// collapsing, a character above U+00FF counting twice.
 pub fn weighted_len(s: &str) -> u32 {
     let wide = s
@@ -463,7 +463,7 @@ impl PathClustering {
 }
 
 /// A site's Frequency_Threshold: the arithmetic mean of its chunk-key
-/// frequencies (paper 3 §2.5: "frequency … 本文用算数平均值求解").
+/// frequencies (paper 3 §2.5 (ALGORITHMS.md#training-path-clustering): "frequency … 本文用算数平均值求解").
 pub fn site_threshold(freqs: &BTreeMap<String, u32>) -> f64 {
     if freqs.is_empty() {
         return 0.0;

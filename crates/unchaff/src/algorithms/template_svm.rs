@@ -1,10 +1,10 @@
 //! **Template-SVM** — block features classified by an RBF-kernel SVM,
-//! after an optional site-template deletion (paper 5, SPEC §6).
+//! after an optional site-template deletion (paper 5, ALGORITHMS.md#template-svm).
 //!
-//! * **Blocks** (SPEC §6.2): the content root (`body`) and every `section`
-//!   and `div` — and, as SPEC §6.2 allows, `article`, `main`, `aside`,
+//! * **Blocks** (ALGORITHMS.md#block-features-and-the-svm): the content root (`body`) and every `section`
+//!   and `div` — and, as ALGORITHMS.md#block-features-and-the-svm allows, `article`, `main`, `aside`,
 //!   `header`, `footer` and `nav`, the HTML5 sectioning elements that
-//!   pages now use where paper 5's pages used `div`. A block owns the text
+//!   pages now use where paper 5's pages (ALGORITHMS.md#template-svm) used `div`. A block owns the text
 //!   nodes whose nearest block ancestor it is; its counts exclude every
 //!   block nested in it. They are computed in one pass over the elements
 //!   in document order: own(b) = subtree(b) − Σ subtree(c) over the
@@ -12,15 +12,15 @@
 //! * **Features**: R1 = innerLen / (outerLen + 1), R2 = innerLinkLen /
 //!   (outerLinkLen + 1), R3 = innerLinkNum / (outerLinkNum + 1),
 //!   R4 = innerPicNum / (outerPicNum + 1), R5 = innerLinkLen /
-//!   (innerLen + 1) (paper 5 §3.2); "inner" is the block's own count,
+//!   (innerLen + 1) (paper 5 §3.2 (ALGORITHMS.md#block-features-and-the-svm)); "inner" is the block's own count,
 //!   "outer" the page's (the root's, after template deletion). Lengths are
-//!   SPEC §1 characters. All five lie in [0, 1], so no scaling is needed.
+//!   ALGORITHMS.md#pipeline characters. All five lie in [0, 1], so no scaling is needed.
 //! * **Classification**: a block with own text is content when the SVM's
 //!   decision value is positive. Blocks without own text have nothing to
 //!   output and are not classified (nor used in training).
 //! * **Output**: the own text nodes of the content blocks, in document
 //!   order.
-//! * **Training labels** (SPEC §6.2; in the `unchaff-train` crate): a token of a
+//! * **Training labels** (ALGORITHMS.md#labels-from-the-gold-text; in the `unchaff-train` crate): a token of a
 //!   block's own text counts when some window of 4 consecutive block
 //!   tokens containing it is a 4-gram of the gold text; a block of fewer
 //!   than 4 tokens counts whole when it occurs contiguously in the gold.
@@ -41,7 +41,7 @@ use crate::model::svm;
 /// Number of block features (R1–R5).
 pub const FEATURES: usize = 5;
 
-/// n = 4: the length of the gold n-grams that label a token (SPEC §6.2).
+/// n = 4: the length of the gold n-grams that label a token (ALGORITHMS.md#labels-from-the-gold-text).
 pub const LABEL_NGRAM: usize = 4;
 
 /// The default model, trained on wcxb-dev (`unchaff train svm
@@ -52,7 +52,7 @@ pub const DEFAULT_MODEL_JSON: &str = include_str!("../../models/svm.json");
 /// One training sample: a block's features and whether it is content.
 pub type Sample = ([f64; FEATURES], bool);
 
-/// Whether elements with `tag` are blocks (SPEC §6.2 and its extension).
+/// Whether elements with `tag` are blocks (ALGORITHMS.md#block-features-and-the-svm and its extension).
 pub fn is_block(tag: Tag) -> bool {
     matches!(
         tag,
@@ -71,7 +71,7 @@ pub fn is_block(tag: Tag) -> bool {
 /// Own counts of one block (its content minus nested blocks).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct OwnCounts {
-    /// Characters (SPEC §1).
+    /// Characters (ALGORITHMS.md#pipeline).
     pub chars: u32,
     /// Characters inside links.
     pub link_chars: u32,
@@ -223,7 +223,7 @@ fn gram_hash(g: &[u64]) -> u64 {
 }
 
 /// The gold text's token n-grams (n = 1 … [`LABEL_NGRAM`]), which label a
-/// piece of page text by SPEC §6.2's rule ([`GoldGrams::label`]).
+/// piece of page text by ALGORITHMS.md#labels-from-the-gold-text's rule ([`GoldGrams::label`]).
 pub struct GoldGrams(FxHashSet<u64>);
 
 impl GoldGrams {

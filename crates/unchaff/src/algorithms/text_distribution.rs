@@ -1,5 +1,5 @@
-//! **Text distribution** — Gaussian-smoothed node weights (paper 4, a
-//! patent; SPEC §5).
+//! **Text distribution** — Gaussian-smoothed node weights (paper 4, ALGORITHMS.md#text-distribution), a
+//! patent; ALGORITHMS.md#text-distribution).
 //!
 //! * Tree: the elements and text nodes of the content root's subtree
 //!   after clean, numbered from 1 in document order *before* pruning
@@ -23,9 +23,9 @@
 //!   clamped to |additional| ≤ |self| with its sign kept.
 //! * The content is the node with the largest **self** weight (first in
 //!   document order on ties); `html` and `body` are not candidates. Text
-//!   nodes compete too (SPEC's "node"); letting only elements compete
+//!   nodes compete too (the "node" of ALGORITHMS.md#text-distribution); letting only elements compete
 //!   moved l3s-gn1 from 0.887 to 0.891 and the other folders by < 0.001
-//!   (docs/RESULTS.md), so we kept the SPEC reading.
+//!   (docs/RESULTS.md), so we kept the the reading in ALGORITHMS.md#text-distribution.
 //!
 //! Cost: both Gaussian sums are cut off where the kernel is negligible
 //! (|d| > 8σ, [`CUTOFF_SIGMAS`]; G(8σ; σ)/G(0; σ) = e⁻³² ≈ 1.3·10⁻¹⁴), so a
@@ -41,15 +41,15 @@ use crate::annotate::Page;
 use crate::dom::{Edge, NodeId, NodeKind, Tag};
 
 /// σ₁ = σ₂ = 1 for an influencing sentence or node of positive weight
-/// (paper 4, step 2: "对于非链接文字以及权值为正的节点, σ取经验值1").
+/// (paper 4, ALGORITHMS.md#text-distribution), step 2: "对于非链接文字以及权值为正的节点, σ取经验值1").
 pub const SIGMA_POSITIVE: f64 = 1.0;
 
 /// σ₁ = σ₂ = 0.5 for link text, text in user-interaction elements and
-/// nodes of negative weight (paper 4, step 2: "σ取经验值0.5").
+/// nodes of negative weight (paper 4, ALGORITHMS.md#text-distribution), step 2: "σ取经验值0.5").
 pub const SIGMA_NEGATIVE: f64 = 0.5;
 
 /// α = 10, the scale of the siblings' influence, the "additional weight"
-/// (paper 4, formulas (1) and (2): "α为比例因子, 取经验值10").
+/// (paper 4, ALGORITHMS.md#text-distribution), formulas (1) and (2): "α为比例因子, 取经验值10").
 pub const ALPHA: f64 = 10.0;
 
 /// Both Gaussian sums ignore distances beyond 8σ (not in the paper; an
@@ -57,7 +57,7 @@ pub const ALPHA: f64 = 10.0;
 /// e⁻³² ≈ 1.3·10⁻¹⁴: no weight changes in its first 12 digits.
 pub const CUTOFF_SIGMAS: f64 = 8.0;
 
-/// User-interaction elements whose text weighs negative (SPEC §5; not
+/// User-interaction elements whose text weighs negative (ALGORITHMS.md#text-distribution; not
 /// `form`, which often wraps a whole page). Clean drops all but `label`
 /// already; the rest are listed for pages cleaned differently.
 pub const INTERACTIVE: &[Tag] = &[
@@ -169,7 +169,7 @@ pub(super) fn build(p: &mut Params) -> Result<Box<dyn Algorithm>, Error> {
     }))
 }
 
-/// G(d; σ) = exp(−d²/2σ²) / (σ√(2π)), the normal density of paper 4.
+/// G(d; σ) = exp(−d²/2σ²) / (σ√(2π)), the normal density of paper 4 (ALGORITHMS.md#text-distribution).
 pub fn gaussian(d: f64, sigma: f64) -> f64 {
     (-(d * d) / (2.0 * sigma * sigma)).exp() / (sigma * (2.0 * std::f64::consts::PI).sqrt())
 }
@@ -183,7 +183,7 @@ pub fn is_cjk(c: char) -> bool {
         | 0x3040..=0x309F | 0x30A0..=0x30FF | 0x31F0..=0x31FF | 0xAC00..=0xD7AF)
 }
 
-/// Whether `c` ends a sentence (SPEC §5).
+/// Whether `c` ends a sentence (ALGORITHMS.md#text-distribution).
 fn is_sentence_end(c: char) -> bool {
     matches!(c, '.' | '!' | '?' | '。' | '！' | '？' | ';' | '；' | '…')
 }

@@ -1,4 +1,4 @@
-//! Stage 3, **clean** (SPEC §1): removes what no reader sees and no
+//! Stage 3, **clean** (ALGORITHMS.md#cleaning): removes what no reader sees and no
 //! algorithm should score — scripts, styles, embedded frames, form
 //! controls, SVG internals, headings' permalinks, and anything hidden by
 //! markup, after reading every formula as TeX ([`math`]); and
@@ -23,7 +23,7 @@ pub use math::{MAX_FORMULAS, MAX_RAW_TEX, MAX_TEX_BYTES};
 ///
 /// The form controls are here because their text is not content: a
 /// `<select>` with 200 `<option>`s otherwise wins CETD-TPC on 15% of
-/// Chinese news pages (SPEC §1).
+/// Chinese news pages (ALGORITHMS.md#cleaning).
 pub const DROPPED: &[Tag] = &[
     Tag::SCRIPT,
     Tag::STYLE,
@@ -94,7 +94,7 @@ pub struct CleanReport {
 }
 
 /// Cleans the subtree of `root` in place, after folding Arabic
-/// presentation forms in the whole tree's text (SPEC §3.1; the
+/// presentation forms in the whole tree's text (ALGORITHMS.md#normalisation; the
 /// `normalize` module).
 pub fn clean(dom: &mut Dom, root: NodeId) -> CleanReport {
     clean_with(dom, root, false)

@@ -1,5 +1,5 @@
 //! A support vector machine with a Gaussian (RBF) kernel, at inference:
-//! paper 5's block classifier (SPEC §6.2). f(x) = Σ coefᵢ K(svᵢ, x) − ρ
+//! paper 5's block (ALGORITHMS.md#template-svm) classifier (ALGORITHMS.md#block-features-and-the-svm). f(x) = Σ coefᵢ K(svᵢ, x) − ρ
 //! with K(x, z) = exp(−γ ‖x − z‖²). Training (SMO) is in `train::svm`
 //! (feature `train`).
 //!

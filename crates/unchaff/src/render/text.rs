@@ -1,5 +1,5 @@
 //! The plain-text writer: selected nodes → text that keeps the paragraph
-//! structure (SPEC §1).
+//! structure (ALGORITHMS.md#rendering).
 //!
 //! Block-level elements end a line, table cells are separated by a space,
 //! `<br>` breaks the line, inline elements run on; white space is collapsed

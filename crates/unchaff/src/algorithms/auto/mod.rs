@@ -8,11 +8,11 @@
 //!    block-level element of each text) and computes their features:
 //!    own-text statistics, semantic elements and class/id vocabulary
 //!    around the block, the neighbouring blocks, tag-path totals, and two
-//!    whole-page candidates (CETD-TPC's block, paper 1; Readability's top
+//!    whole-page candidates (CETD-TPC's block, paper 1 (ALGORITHMS.md#cetd-tpc); Readability's top
 //!    candidate).
 //! 2. [`Auto::classify`] scores each block in two stages with the embedded
 //!    model (`models/auto.json`, trained by `unchaff train auto` on the dev
-//!    data: labels from the gold text with SPEC §6.2's 4-gram rule): the
+//!    data: labels from the gold text with ALGORITHMS.md#labels-from-the-gold-text's 4-gram rule): the
 //!    block stage from the block's features, then the context stage
 //!    ([`context`]) from the block stage's probabilities around the block
 //!    (neighbours, containers, main region, tag path).

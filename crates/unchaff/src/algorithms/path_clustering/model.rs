@@ -1,5 +1,5 @@
 //! Path clustering's model file: the trained thresholds and site
-//! templates (SPEC §4). Training it is `train` (cargo feature `train`).
+//! templates (ALGORITHMS.md#training-path-clustering). Training it is `train` (cargo feature `train`).
 
 use std::collections::BTreeMap;
 use std::path::Path;
