@@ -159,7 +159,7 @@ pub struct ExtractArgs {
     #[arg(long)]
     pub url: Option<String>,
     /// The largest page accepted (bytes, after decompression); larger ones are an error.
-    #[arg(long, value_name = "BYTES", default_value_t = unchaff::decode::DEFAULT_MAX_INPUT)]
+    #[arg(long, value_name = "BYTES", default_value_t = unchaff::DEFAULT_MAX_INPUT)]
     pub max_bytes: usize,
     /// The page's charset, as an HTTP header would give it (overrides the page's own declaration).
     #[arg(long)]

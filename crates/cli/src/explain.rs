@@ -26,7 +26,7 @@ pub struct ExplainArgs {
     #[arg(long)]
     charset: Option<String>,
     /// The largest page accepted (bytes, after decompression).
-    #[arg(long, value_name = "BYTES", default_value_t = unchaff::decode::DEFAULT_MAX_INPUT)]
+    #[arg(long, value_name = "BYTES", default_value_t = unchaff::DEFAULT_MAX_INPUT)]
     max_bytes: usize,
     /// Give up on the page after this many seconds.
     #[arg(long, value_name = "SECONDS", value_parser = crate::args::parse_seconds)]

@@ -125,10 +125,10 @@ pub fn read_input(
     // Read no more than the limit (and one byte to know it is over): a
     // device or an endless pipe costs at most that.
     let bytes = if name == "-" {
-        unchaff::limits::read_limited(std::io::stdin().lock(), max_bytes)
+        unchaff::read_limited(std::io::stdin().lock(), max_bytes)
             .map_err(|e| format!("cannot read standard input: {e}"))?
     } else {
-        unchaff::limits::read_file_limited(std::path::Path::new(name), max_bytes)
+        unchaff::read_file_limited(std::path::Path::new(name), max_bytes)
             .map_err(|e| format!("cannot read {name}: {e}"))?
     };
     Ok(Page {

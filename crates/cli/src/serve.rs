@@ -28,7 +28,7 @@ pub struct ServeArgs {
     queue: Option<usize>,
     #[arg(long, value_name = "BYTES", default_value_t = unchaff_serve::DEFAULT_MAX_BODY, help = format!(
         "Largest request body in bytes (for /batch: largest line); a larger one gets 413. \
-         At most {} (the library's input limit).", unchaff::decode::DEFAULT_MAX_INPUT
+         At most {} (the library's input limit).", unchaff::DEFAULT_MAX_INPUT
     ))]
     max_body: usize,
     /// Seconds a client has to send a request's headers; a slower one is disconnected
