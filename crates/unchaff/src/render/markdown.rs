@@ -189,6 +189,13 @@ impl Writer {
         self.pending_space = false;
         for w in &mut self.wraps {
             if !w.emitted {
+                // A code span right after another's closing backquotes
+                // would join the two runs into one (`` `` `` + `` ` ``):
+                // the first span's closer is gone, and what follows is
+                // read as markup. A space keeps them apart.
+                if w.code && self.out.ends_with('`') {
+                    self.out.push(' ');
+                }
                 self.out.push_str(&w.open);
                 w.emitted = true;
                 w.at = self.out.len();
@@ -1265,6 +1272,13 @@ mod tests {
         assert_eq!(md("<p><code>`x</code></p>"), "`` `x ``");
         // A span across blocks closes and opens again in each.
         assert_eq!(md("<p><code>x<div>y</div></code></p>"), "`x`\n\n`y`");
+        // Two spans side by side: the closer of one and the opener of the
+        // next stay two runs (a fuzzing finding: the `<img>` ran as HTML).
+        let side = "<p><code>a`b</code><code>c<img src=x onerror=alert(1)></code></p>";
+        assert_eq!(md(side), "``a`b`` `c`");
+        let payload = "<p><code>a`b</code><code>&lt;img src=x onerror=alert(1)&gt;</code></p>";
+        let out = md(payload);
+        assert!(crate::render::tests::raw_html_in(&out).is_empty(), "{out:?}");
         // URLs: every character that could end the link is encoded.
         assert_eq!(
             md_with("<a href=\"a b)\n<i>\">t</a>", both, None),
