@@ -138,14 +138,7 @@ fn short_lines_with_legal(page: &Page<'_>, b: &Blocks, keep: &[bool]) -> bool {
     if read.iter().any(|&k| b.chars[k] >= CHROME_LINE_CHARS) {
         return false;
     }
-    let mut text = vec![String::new(); read.len()];
-    for (t, k) in page.texts.iter().zip(b.text_block.iter()) {
-        if let Ok(j) = read.binary_search(&(k as usize))
-            && let Some(s) = page.dom.text_of(t.node)
-        {
-            text[j].push_str(s);
-        }
-    }
+    let text = texts_of(page, b, &read);
     let legal = |t: &String| is_legal_line(t);
     let label = |(&k, t): (&usize, &String)| {
         legal(t) || in_chrome(b, k) || t.split_whitespace().count() < LABEL_WORDS
@@ -156,6 +149,19 @@ fn short_lines_with_legal(page: &Page<'_>, b: &Blocks, keep: &[bool]) -> bool {
 /// Words under which a short kept line is a label (a widget heading,
 /// "Powered by WordPress"), not a sentence of content.
 pub const LABEL_WORDS: usize = 6;
+
+/// The text of each of `blocks` (block indices, ascending), in order.
+fn texts_of(page: &Page<'_>, b: &Blocks, blocks: &[usize]) -> Vec<String> {
+    let mut text = vec![String::new(); blocks.len()];
+    for (t, k) in page.texts.iter().zip(b.text_block.iter()) {
+        if let Ok(j) = blocks.binary_search(&(k as usize))
+            && let Some(s) = page.dom.text_of(t.node)
+        {
+            text[j].push_str(s);
+        }
+    }
+    text
+}
 
 /// Whether the kept blocks are chrome but for at most 1 − [`CHROME_SHARE`]
 /// of their `kept` characters.
@@ -182,14 +188,7 @@ fn chrome_only(page: &Page<'_>, b: &Blocks, keep: &[bool], kept: u32) -> bool {
         return false;
     }
     // The short blocks outside chrome containers: legal lines are chrome.
-    let mut text = vec![String::new(); legal_candidates.len()];
-    for (t, k) in page.texts.iter().zip(b.text_block.iter()) {
-        if let Ok(j) = legal_candidates.binary_search(&(k as usize))
-            && let Some(s) = page.dom.text_of(t.node)
-        {
-            text[j].push_str(s);
-        }
-    }
+    let text = texts_of(page, b, &legal_candidates);
     for (j, &k) in legal_candidates.iter().enumerate() {
         if is_legal_line(&text[j]) {
             other -= b.chars[k];
