@@ -454,17 +454,9 @@ pub fn lcs_prf(gold: &str, pred: &str) -> Prf {
     lcs_prf_from(lcs_len(&g, &p), g.len(), p.len())
 }
 
-/// `text` with every run of whitespace replaced by one space, and trimmed.
-pub fn collapse_whitespace(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for part in text.split_whitespace() {
-        if !out.is_empty() {
-            out.push(' ');
-        }
-        out.push_str(part);
-    }
-    out
-}
+/// `text` with every run of whitespace replaced by one space, and trimmed
+/// (the core's rule, as the algorithms read text).
+pub use unchaff::text::collapse_whitespace;
 
 /// Character LCS precision/recall/F1 of one page (paper 2's measure (ALGORITHMS.md#character-lcs-f1)): the
 /// longest common subsequence of the Unicode scalar values of the two texts

@@ -171,10 +171,8 @@ pub fn explain(input: Input<'_>, options: &Options) -> Result<Report, Error> {
     Ok(report)
 }
 
-/// Collapses runs of white space to one space and trims.
-pub fn collapse(s: &str) -> String {
-    s.split_whitespace().collect::<Vec<_>>().join(" ")
-}
+/// Collapses runs of white space to one space and trims (the core's rule).
+pub use unchaff::text::collapse_whitespace as collapse;
 
 /// The blocks of an inspected page, with the algorithm's explanation
 /// where it has one (else the blocks as `auto` segments them).

@@ -103,6 +103,7 @@ internal! {
     mod parse;
     mod prepare;
     mod render;
+    mod text;
     #[cfg(feature = "templates")]
     mod templates;
 }

@@ -9,6 +9,7 @@
 use pulldown_cmark::{CodeBlockKind, Event, Options, Parser, Tag, TagEnd};
 
 use super::{Heading, ListItem, Math, html};
+use unchaff::text::collapse_whitespace as collapse;
 
 /// A Markdown output, read.
 #[derive(Clone, Debug, Default)]
@@ -217,11 +218,6 @@ impl State {
             self.end_line();
         }
     }
-}
-
-/// Whitespace runs as one space, trimmed.
-fn collapse(s: &str) -> String {
-    s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// Reads a Markdown document.

@@ -38,6 +38,7 @@
 use super::{Algorithm, Param, Params, Selection, mean_std};
 use crate::Error;
 use crate::annotate::Page;
+use crate::text::collapse_whitespace as collapse;
 
 /// Re-wrap when the mean non-empty line is longer than 200 characters
 /// (ALGORITHMS.md#reference-algorithms's example rule).
@@ -605,10 +606,6 @@ fn named_entity(name: &str) -> Option<char> {
     })
 }
 
-/// White space collapsed to single spaces, trimmed.
-fn collapse(s: &str) -> String {
-    s.split_whitespace().collect::<Vec<_>>().join(" ")
-}
 
 impl Cetr {
     /// Which lines of `lines` are content, from the lines' TR.

@@ -35,6 +35,7 @@ use std::hash::Hasher;
 use super::{Algorithm, Param, Params, Selection};
 use crate::Error;
 use crate::annotate::Page;
+use crate::text::is_cjk;
 use crate::dom::{NodeId, Tag};
 use crate::model::svm;
 
@@ -167,13 +168,6 @@ pub fn blocks(page: &Page<'_>) -> Blocks {
     b
 }
 
-/// Whether `c` is a CJK character (ideographs, kana, hangul), each of
-/// which is one token.
-fn is_cjk(c: char) -> bool {
-    matches!(c as u32,
-        0x3040..=0x30FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xAC00..=0xD7AF
-        | 0xF900..=0xFAFF | 0x20000..=0x2FFFF)
-}
 
 /// Appends the tokens of `text` as hashes: maximal runs of letters and
 /// digits (lower-cased), each CJK character alone.

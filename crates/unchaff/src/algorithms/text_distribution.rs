@@ -39,6 +39,7 @@ use super::{Algorithm, Param, Params, Selection};
 use crate::Error;
 use crate::annotate::Page;
 use crate::dom::{Edge, NodeId, NodeKind, Tag};
+pub use crate::text::is_cjk;
 
 /// σ₁ = σ₂ = 1 for an influencing sentence or node of positive weight
 /// (paper 4, ALGORITHMS.md#text-distribution), step 2: "对于非链接文字以及权值为正的节点, σ取经验值1").
@@ -172,15 +173,6 @@ pub(super) fn build(p: &mut Params) -> Result<Box<dyn Algorithm>, Error> {
 /// G(d; σ) = exp(−d²/2σ²) / (σ√(2π)), the normal density of paper 4 (ALGORITHMS.md#text-distribution).
 pub fn gaussian(d: f64, sigma: f64) -> f64 {
     (-(d * d) / (2.0 * sigma * sigma)).exp() / (sigma * (2.0 * std::f64::consts::PI).sqrt())
-}
-
-/// Whether `c` counts as one CJK character: Han ideographs (the unified
-/// blocks and extensions, compatibility ideographs), kana and Hangul
-/// syllables.
-pub fn is_cjk(c: char) -> bool {
-    matches!(c as u32,
-        0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xF900..=0xFAFF | 0x20000..=0x3134F
-        | 0x3040..=0x309F | 0x30A0..=0x30FF | 0x31F0..=0x31FF | 0xAC00..=0xD7AF)
 }
 
 /// Whether `c` ends a sentence (ALGORITHMS.md#text-distribution).

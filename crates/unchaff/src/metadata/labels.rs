@@ -81,7 +81,7 @@ const NOT_LICENSE: &[&str] = &[
 /// words). Entries are white-space collapsed; empty ones dropped.
 pub(super) fn split_keywords(v: &str) -> Vec<String> {
     let seps = [',', '，', '、', ';', '；'];
-    let cjk = v.chars().any(is_cjk);
+    let cjk = v.chars().any(crate::text::is_cjk);
     let parts: Vec<&str> = if v.contains(seps) {
         v.split(seps).collect()
     } else if cjk {
@@ -94,12 +94,6 @@ pub(super) fn split_keywords(v: &str) -> Vec<String> {
         .map(|p| p.split_whitespace().collect::<Vec<_>>().join(" "))
         .filter(|p| !p.is_empty())
         .collect()
-}
-
-/// Whether `c` is a Han, kana or hangul character.
-fn is_cjk(c: char) -> bool {
-    matches!(c as u32,
-        0x3040..=0x30ff | 0x3400..=0x4dbf | 0x4e00..=0x9fff | 0xac00..=0xd7af | 0xf900..=0xfaff)
 }
 
 /// Whether a category or tag value is a label a reader would see: some

@@ -566,7 +566,7 @@ impl Ld {
 /// escaped values (`&amp;#8217;` in the source, common in meta tags and
 /// JSON-LD: `&#8217;` once parsed) decoded with `html-escape`.
 fn collapse(s: &str) -> String {
-    let mut out = s.split_whitespace().collect::<Vec<_>>().join(" ");
+    let mut out = crate::text::collapse_whitespace(s);
     // Escaped twice or three times (`&amp;amp;#8230;` in JSON-LD).
     for _ in 0..MAX_UNESCAPES {
         if !out.contains('&') {
