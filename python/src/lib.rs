@@ -676,14 +676,14 @@ impl Extractor {
             OutFormat::Core(Format::Json) => Done::Str(x.to_json()),
             OutFormat::Core(Format::Text | Format::Markdown) => Done::Text {
                 head: if self.with_metadata {
-                    front_matter(&x)
+                    x.front_matter()
                 } else {
                     String::new()
                 },
                 body: x.render(),
-                site: hostname(&x).unwrap_or_default(),
+                site: x.hostname().unwrap_or_default(),
             },
-            OutFormat::Core(Format::Html) if self.with_metadata => Done::Str(html_document(&x)),
+            OutFormat::Core(Format::Html) if self.with_metadata => Done::Str(x.html_document()),
             _ => Done::Str(x.render()),
         })
     }
@@ -719,7 +719,7 @@ impl Extractor {
                 Ok(PyString::new(py, &head).into_any().unbind())
             }
             Done::Dict(mut x) => {
-                let site = hostname(&x).unwrap_or_default();
+                let site = x.hostname().unwrap_or_default();
                 let text = std::mem::take(&mut x.text);
                 x.text = self.deduplicated(&site, text, Segmentation::Lines);
                 Ok(as_dict(py, &x)?.into_any().unbind())
@@ -729,143 +729,13 @@ impl Extractor {
     }
 }
 
-/// The page's host, from its URL.
-fn hostname(x: &Extraction) -> Option<String> {
-    let u = x.url.as_deref().or(x.metadata.canonical.as_deref())?;
-    url::Url::parse(u).ok()?.host_str().map(str::to_owned)
-}
-
-/// The title trafilatura reports: the article's (metadata), else `<title>`.
-fn title(x: &Extraction) -> Option<&str> {
-    x.metadata.title.as_deref().or(x.title.as_deref())
-}
-
-/// The metadata fields of an extraction, in trafilatura's names where
-/// they overlap (`date` is the publication date, `sitename` the site;
-/// `url` the URL given, else the page's canonical URL, as trafilatura
-/// falls back to it).
-fn metadata_fields(x: &Extraction) -> Vec<(&'static str, Option<String>)> {
-    let m = &x.metadata;
-    vec![
-        ("title", title(x).map(str::to_owned)),
-        ("author", m.author.clone()),
-        ("url", x.url.clone().or_else(|| m.canonical.clone())),
-        ("hostname", hostname(x)),
-        ("description", m.description.clone()),
-        ("sitename", m.site_name.clone()),
-        ("date", m.published.clone()),
-        ("modified", m.modified.clone()),
-        ("language", m.language.clone()),
-        ("canonical", m.canonical.clone()),
-        ("image", m.image.clone()),
-        ("license", m.license.clone()),
-    ]
-}
-
-/// The list fields of an extraction's metadata (trafilatura's names).
-fn metadata_lists(x: &Extraction) -> [(&'static str, &Vec<String>); 2] {
-    [
-        ("categories", &x.metadata.categories),
-        ("tags", &x.metadata.tags),
-    ]
-}
-
-/// trafilatura's `with_metadata` header for text and Markdown: YAML
-/// front matter between `---` lines (absent fields left out). A value is
-/// written plain when YAML reads it back as that string, else quoted.
-fn front_matter(x: &Extraction) -> String {
-    let mut s = String::from("---\n");
-    for (k, v) in metadata_fields(x) {
-        if let Some(v) = v {
-            s.push_str(&format!("{k}: {}\n", yaml_scalar(&v.replace('\n', " "))));
-        }
-    }
-    for (k, v) in metadata_lists(x) {
-        if !v.is_empty() {
-            s.push_str(&format!("{k}: {}\n", yaml_scalar(&v.join(", "))));
-        }
-    }
-    s.push_str("---\n");
-    s
-}
-
-/// A string as a YAML scalar on one line: plain where that reads back as
-/// the same string (`How the town rebuilt it`, `2026-03-14`), else double
-/// quoted with escapes. A page's title with `: ` in it made the front
-/// matter invalid YAML (issue 41).
-fn yaml_scalar(v: &str) -> String {
-    const INDICATORS: &str = "-?:,[]{}#&*!|>'\"%@`";
-    let first = v.chars().next();
-    let plain = !v.is_empty()
-        && !first.is_some_and(|c| INDICATORS.contains(c) || c.is_whitespace())
-        && !v.ends_with(|c: char| c.is_whitespace() || c == ':')
-        && !v.contains(": ")
-        && !v.contains(" #")
-        && !v.chars().any(|c| c.is_control() || c == '\u{feff}')
-        && !matches!(
-            v.to_ascii_lowercase().as_str(),
-            "~" | "null" | "true" | "false" | "yes" | "no" | "on" | "off"
-        );
-    if plain {
-        return v.to_owned();
-    }
-    let mut q = String::with_capacity(v.len() + 2);
-    q.push('"');
-    for c in v.chars() {
-        match c {
-            '"' => q.push_str("\\\""),
-            '\\' => q.push_str("\\\\"),
-            c if c.is_control() || c == '\u{feff}' => q.push_str(&format!("\\u{:04x}", c as u32)),
-            c => q.push(c),
-        }
-    }
-    q.push('"');
-    q
-}
-
-fn escape_html(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
-
-/// `output_format="html", with_metadata=True`: the clean fragment in a
-/// document whose head carries the metadata as `<meta>` tags.
-fn html_document(x: &Extraction) -> String {
-    let mut s = String::from("<html><head><meta charset=\"utf-8\">");
-    if let Some(t) = title(x) {
-        s.push_str(&format!("<title>{}</title>", escape_html(t)));
-    }
-    for (k, v) in metadata_fields(x) {
-        if let Some(v) = v.filter(|_| k != "title") {
-            s.push_str(&format!(
-                "<meta name=\"{k}\" content=\"{}\">",
-                escape_html(&v)
-            ));
-        }
-    }
-    for (k, v) in metadata_lists(x) {
-        if !v.is_empty() {
-            s.push_str(&format!(
-                "<meta name=\"{k}\" content=\"{}\">",
-                escape_html(&v.join(", "))
-            ));
-        }
-    }
-    s.push_str("</head><body>");
-    s.push_str(x.html.as_deref().unwrap_or(""));
-    s.push_str("</body></html>");
-    s
-}
-
 /// `output_format="python"`: a dict of the text and the metadata.
 fn as_dict<'py>(py: Python<'py>, x: &Extraction) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
-    for (k, v) in metadata_fields(x) {
+    for (k, v) in x.metadata_fields() {
         d.set_item(k, v)?;
     }
-    for (k, v) in metadata_lists(x) {
+    for (k, v) in x.metadata_lists() {
         d.set_item(k, v)?;
     }
     d.set_item("text", &x.text)?;
@@ -912,10 +782,10 @@ fn _metadata(
         })
         .map_err(to_pyerr)?;
     let d = PyDict::new(py);
-    for (k, v) in metadata_fields(&x) {
+    for (k, v) in x.metadata_fields() {
         d.set_item(k, v)?;
     }
-    for (k, v) in metadata_lists(&x) {
+    for (k, v) in x.metadata_lists() {
         d.set_item(k, v)?;
     }
     d.set_item("page_title", &x.title)?;

@@ -32,8 +32,8 @@ fn preset_help(preset: Preset, what: &str) -> String {
 impl AlgorithmArgs {
     /// The extractor options these flags ask for: the one conversion of
     /// the algorithm flags, shared by every command. Metadata is left to
-    /// JSON output (batch turns it back on): text, Markdown and HTML never
-    /// print it.
+    /// JSON and XML output (batch and `extract --with-metadata` turn it
+    /// back on).
     pub fn options(&self) -> Result<Options, unchaff::Error> {
         let mut o = Options::new()
             .with_method(self.algorithm)
@@ -189,6 +189,11 @@ pub struct ExtractArgs {
     /// JSON: include the clean HTML too.
     #[arg(long)]
     pub html: bool,
+    /// Text and Markdown: open the output with the page's metadata as YAML front matter
+    /// (title, author, url, hostname, date, tags, …); HTML: a whole document with the
+    /// metadata as <meta> tags in its head. JSON and XML always carry the metadata.
+    #[arg(long)]
+    pub with_metadata: bool,
     /// Leave data tables out of the output (a table with a header, or without blocks of prose in
     /// its cells); a table that lays the page out is kept.
     #[arg(long)]

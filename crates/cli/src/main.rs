@@ -242,6 +242,7 @@ fn cmd_extract(a: args::ExtractArgs) -> CliResult {
         .with_json_html(a.html)
         .with_tables(!a.no_tables)
         .with_markdown_title(!a.no_title)
+        .with_metadata(a.with_metadata)
         .with_max_input_bytes(a.max_bytes)
         .with_timeout(Duration::from_secs_f64(a.timeout));
     opts.templates = a.templates.clone();
@@ -283,7 +284,10 @@ fn cmd_extract(a: args::ExtractArgs) -> CliResult {
         }
         // The output is written as it is, not copied to add the newline
         // (a text-heavy page's output is about its size).
-        stdout.write_all(out.rendered().as_bytes())?;
+        match a.with_metadata {
+            true => stdout.write_all(out.render_with_metadata().as_bytes())?,
+            false => stdout.write_all(out.rendered().as_bytes())?,
+        }
         stdout.write_all(b"\n")?;
     }
     if failed > 0 {
@@ -308,6 +312,11 @@ fn warn_unused_flags(a: &args::ExtractArgs) {
             "-f markdown",
         ),
         ("--html", a.html && a.format != Format::Json, "-f json"),
+        (
+            "--with-metadata",
+            a.with_metadata && matches!(a.format, Format::Json | Format::Xml),
+            "text, Markdown and HTML (JSON and XML always carry the metadata)",
+        ),
     ];
     for (flag, _, with) in unused.iter().filter(|u| u.1) {
         eprintln!(

@@ -116,6 +116,64 @@ fn extract_markdown_html_and_json_metadata() {
 }
 
 #[test]
+fn extract_with_metadata_writes_front_matter_and_a_document_head() {
+    let o = run(unchaff()
+        .args(["extract", "-f", "markdown", "--with-metadata"])
+        .args(["--url", "https://example.org/news/bridge"])
+        .arg(example()));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let md = stdout(&o);
+    let (head, body) = md
+        .strip_prefix("---\n")
+        .and_then(|m| m.split_once("\n---\n"))
+        .unwrap_or_else(|| panic!("no front matter: {md}"));
+    for line in [
+        "title: How the river town rebuilt its bridge",
+        "author: Mara Ellison",
+        "url: https://example.org/news/bridge",
+        "hostname: example.org",
+        "language: en",
+    ] {
+        assert!(head.lines().any(|l| l == line), "{line} missing in {head}");
+    }
+    assert!(
+        body.starts_with("# How the river town rebuilt its bridge\n"),
+        "{body}"
+    );
+    // Plain text takes the same header; HTML a document around the fragment.
+    let o = run(unchaff()
+        .args(["extract", "--with-metadata"])
+        .arg(example()));
+    assert!(stdout(&o).starts_with("---\ntitle: "), "{}", stdout(&o));
+    let o = run(unchaff()
+        .args(["extract", "-f", "html", "--with-metadata"])
+        .arg(example()));
+    let html = stdout(&o);
+    assert!(
+        html.starts_with("<html><head><meta charset=\"utf-8\"><title>How the river"),
+        "{html}"
+    );
+    assert!(
+        html.contains("<meta name=\"author\" content=\"Mara Ellison\">"),
+        "{html}"
+    );
+    assert!(html.contains("<body><p>By Mara Ellison"), "{html}");
+    // JSON carries it anyway: the flag says it has no effect there.
+    let o = run(unchaff()
+        .args(["extract", "-f", "json", "--with-metadata"])
+        .arg(example()));
+    assert!(o.status.success());
+    assert!(
+        stderr(&o).contains("--with-metadata has no effect"),
+        "{}",
+        stderr(&o)
+    );
+    // Without the flag, no header.
+    let o = run(unchaff().args(["extract", "-f", "markdown"]).arg(example()));
+    assert!(!stdout(&o).starts_with("---"), "{}", stdout(&o));
+}
+
+#[test]
 fn extract_from_stdin_and_gzip() {
     let html = std::fs::read(example()).unwrap();
     let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());

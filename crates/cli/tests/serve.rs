@@ -238,11 +238,22 @@ fn extract_over_http_equals_the_cli_byte_for_byte() {
             "<meta charset=windows-1252><p>caf\u{e9} au lait".to_owned(),
         ),
     ];
-    let cases: [(&str, &[&str]); 5] = [
+    let cases: [(&str, &[&str]); 7] = [
         (
             "url=https%3A%2F%2Fo.example%2Fa",
             &["-f", "json", "--url", "https://o.example/a"],
         ),
+        (
+            "format=markdown&with-metadata=1&url=https%3A%2F%2Fo.example%2Fa",
+            &[
+                "-f",
+                "markdown",
+                "--with-metadata",
+                "--url",
+                "https://o.example/a",
+            ],
+        ),
+        ("format=html&metadata=1", &["-f", "html", "--with-metadata"]),
         (
             "format=markdown&links=1&images=1",
             &["-f", "markdown", "--links", "--images"],

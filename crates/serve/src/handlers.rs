@@ -369,6 +369,7 @@ async fn extract_inner(
     let admitted = st.pool.try_admit().ok_or_else(queue_full)?;
     let s = Arc::clone(st);
     let out = resolved.options.format;
+    let with_metadata = resolved.options.metadata;
     let rx = st
         .pool
         .submit(admitted, move || {
@@ -377,7 +378,10 @@ async fn extract_inner(
             let ex = s.extractors.get(&resolved.options)?;
             // Handed over: the extractor frees the page once it is parsed.
             ex.extract_owned(bytes, url.as_deref(), resolved.charset.as_deref())
-                .map(|x| x.render())
+                .map(|x| match with_metadata {
+                    true => x.render_with_metadata(),
+                    false => x.render(),
+                })
         })
         .map_err(|_| worker_lost())?;
     let result = rx.await.map_err(|_| worker_lost())?;

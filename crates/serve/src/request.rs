@@ -49,7 +49,9 @@ pub struct RequestOptions {
     pub precision: bool,
     /// `auto`: the recall preset.
     pub recall: bool,
-    /// `auto` rows in `/batch`: the page's metadata in each row.
+    /// The page's metadata: in each `/batch` row; in `/extract`, YAML
+    /// front matter above text and Markdown and a document head around
+    /// HTML (as `unchaff extract --with-metadata`).
     pub metadata: bool,
     /// The page's charset, as an HTTP header would give it.
     pub charset: Option<String>,
@@ -240,7 +242,7 @@ impl RequestOptions {
         };
         let mut options = Options::new()
             .with_method(method)
-            .with_metadata(false)
+            .with_metadata(self.metadata)
             .with_format(format)
             .with_links(self.links)
             .with_images(self.images)

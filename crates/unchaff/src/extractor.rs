@@ -91,6 +91,11 @@ pub struct Extraction {
 }
 
 impl Extraction {
+    /// The format the options asked for ([`Extraction::render`] writes it).
+    pub fn format(&self) -> Format {
+        self.format
+    }
+
     /// The extraction in the format the options asked for.
     pub fn render(&self) -> String {
         self.rendered().into_owned()
@@ -742,9 +747,7 @@ fn xml_document(
     page_type: Option<PageType>,
     comments: Option<&[Comment]>,
 ) -> String {
-    let host = url
-        .and_then(|u| url::Url::parse(u).ok())
-        .and_then(|u| u.host_str().map(str::to_owned));
+    let host = url.and_then(crate::document::host);
     let tags = meta.tags.join(";");
     let fingerprint = format!("{:016x}", crate::hash::simhash(text));
     let fields: [(&'static str, Option<&str>); 11] = [

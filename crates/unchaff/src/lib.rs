@@ -108,6 +108,7 @@ internal! {
     mod templates;
 }
 pub mod dedup;
+mod document;
 mod error;
 mod extractor;
 mod normalize;
@@ -118,6 +119,7 @@ pub use algorithms::{Method, Param};
 pub use comments::Comment;
 pub use confidence::{AutoSignals, GenericSignals, Signals as ConfidenceSignals};
 pub use decode::{CharsetSource, DEFAULT_MAX_INPUT, is_known_charset};
+pub use document::{FIELDS as METADATA_FIELDS, LISTS as METADATA_LISTS};
 pub use error::Error;
 #[cfg(feature = "unstable")]
 pub use extractor::Inspection;
