@@ -481,7 +481,7 @@ impl Page<'_> {
 /// character (`C2`: U+0085, U+00A0; `E1`: U+1680; `E2`: U+2000–U+205F;
 /// `E3`: U+3000) are decoded; the others are one character each. The
 /// plain char-by-char loop was 2.7% of `unchaff bench`'s instructions
-/// (docs/BENCHMARKS.md, session 7).
+/// (docs/history/benchmarks-rounds-1-3.md, round 2 session 7).
 pub fn collapsed_len(s: &str) -> u32 {
     let bytes = s.as_bytes();
     let len = bytes.len();

@@ -179,7 +179,7 @@ fn sigmoid(m: f32) -> f32 {
 /// +0.012), against short articles that are all their page has
 /// (daniel-dev −0.001 to −0.004). Screened with the last resort's bounds
 /// widened alike: 15% cost scrapinghub 0.006, 1,000 characters cost
-/// daniel-dev more (docs/RESULTS.md, session 9).
+/// daniel-dev more (docs/history/results-auto.md, round 2 session 9).
 pub const RELAX_SHARE: f32 = 0.1;
 
 /// … and fewer than this many characters, the selection may not be the

@@ -18,7 +18,7 @@
 //! nobody kept) stay as the model left them.
 //!
 //! Three cases widen what counts, each seen held out on forum threads
-//! and listings (docs/RESULTS.md, session 7):
+//! and listings (docs/history/results-auto.md, round 2 session 7):
 //!
 //! - **The opening post as a sibling.** Thread software marks the first
 //!   post with a class of its own (`message--firstPost`,
