@@ -199,12 +199,10 @@ fn yaml_scalar(v: &str) -> String {
     q
 }
 
-/// Text as HTML attribute or element content.
-fn escape_html(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
+/// Text as HTML attribute or element content (`&`, `<`, `>` and `"`
+/// escaped).
+fn escape_html(s: &str) -> std::borrow::Cow<'_, str> {
+    html_escape::encode_double_quoted_attribute(s)
 }
 
 #[cfg(test)]
