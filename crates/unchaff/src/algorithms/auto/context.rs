@@ -9,45 +9,87 @@
 //! probabilities — the classic stacked ("two-pass") block classifier — in
 //! linear passes over the blocks and the element tree.
 
-use super::features::{self, Blocks};
+use super::features::{self, Blocks, flag};
 
-/// The context features, in input order.
-pub const NAMES: &[&str] = &[
-    "p",
-    "p_prev",
-    "p_next",
-    "p_window3",
-    "p_window10",
-    "p_parent",
-    "p_grand",
-    "p_great",
-    "mass_parent",
-    "mass_grand",
-    "mass_great",
-    "in_main70",
-    "in_main50",
-    "main70_purity",
-    "main70_share",
-    "p_path",
-    "mass_path",
-    "p_record",
-    "p_record_max",
-    "record_members_ln",
-    // The last COPIED names are first-stage features, copied so that the
-    // aggregates can be weighed by what the block is.
-    "chars_ln",
-    "link_ratio",
-    "heading_level",
-    "position",
-    "tag_li",
-    "in_cetd_tpc",
-];
+features::feature_table! {
+    /// The context features, in input order (saved with the model,
+    /// checked on load).
+    const NAMES;
+    /// One block's context features from its inputs, [`NAMES`] order.
+    fn row(x: &Row<'_>);
 
-/// Number of context features.
-pub const N: usize = NAMES.len();
+    // The block and its neighbours.
+    /// The block's first-stage probability.
+    "p" => x.p[x.k],
+    /// The previous block's first-stage probability (0 for the first).
+    "p_prev" => if x.k > 0 { x.p[x.k - 1] } else { 0.0 },
+    /// The next block's first-stage probability (0 for the last).
+    "p_next" => x.p.get(x.k + 1).copied().unwrap_or(0.0),
+    /// Mean probability, weighed by characters, of the blocks up to
+    /// `NEAR` on either side, the block's included.
+    "p_window3" => x.window(NEAR),
+    /// Mean probability, weighed by characters, of the blocks up to `FAR`
+    /// on either side, the block's included.
+    "p_window10" => x.window(FAR),
 
-/// How many first-stage features end [`NAMES`] (copied by name).
-const COPIED: usize = 6;
+    // The containers (held elements: the block's element and its
+    // ancestors; the root stands for those above it).
+    /// Mean probability, weighed by characters, of the blocks in the
+    /// block element's parent.
+    "p_parent" => x.purity(x.up[0]),
+    /// Mean probability, weighed by characters, in its grandparent.
+    "p_grand" => x.purity(x.up[1]),
+    /// Mean probability, weighed by characters, in its great-grandparent.
+    "p_great" => x.purity(x.up[2]),
+    /// Share of the page's content mass (probability × characters) in the
+    /// parent.
+    "mass_parent" => x.share(x.up[0]),
+    /// Share of the page's content mass in the grandparent.
+    "mass_grand" => x.share(x.up[1]),
+    /// Share of the page's content mass in the great-grandparent.
+    "mass_great" => x.share(x.up[2]),
+
+    // The main regions (`MAIN_SHARES`).
+    /// 1 inside the deepest element holding 70% of the content mass.
+    "in_main70" => flag(x.inside(x.a.main[0])),
+    /// 1 inside the deepest element holding 50% of it.
+    "in_main50" => flag(x.inside(x.a.main[1])),
+    /// Mean probability in the 70% region (one value a page).
+    "main70_purity" => x.purity(x.a.main[0]),
+    /// Share of the content mass in the 70% region (one value a page).
+    "main70_share" => x.share(x.a.main[0]),
+
+    // The block element's tag path.
+    /// Mean probability of the blocks with the block element's tag path.
+    "p_path" => mean(x.path.0, x.path.1),
+    /// Share of the content mass in those blocks.
+    "mass_path" => x.path.0 / x.a.total_mass,
+
+    // The nearest record (`Blocks::element_group`) holding the block:
+    // all 0 outside one.
+    /// Mean probability in the record's group.
+    "p_record" => x.group().map_or(0.0, |g| mean(x.a.g_mass[g], x.a.g_tot[g])),
+    /// The best mean probability of a record of `RECORD_MIN_CHARS` or more
+    /// in the group.
+    "p_record_max" => x.group().map_or(0.0, |g| x.a.g_max[g]),
+    /// ln(1 + the records in the group).
+    "record_members_ln" => x.group().map_or(0.0, |g| (x.a.g_n[g] as f32).ln_1p()),
+
+    // First-stage features, copied so that the aggregates can be weighed
+    // by what the block is.
+    /// The first stage's `chars_ln`.
+    "chars_ln" => x.first[const { features::index("chars_ln") }],
+    /// The first stage's `link_ratio`.
+    "link_ratio" => x.first[const { features::index("link_ratio") }],
+    /// The first stage's `heading_level`.
+    "heading_level" => x.first[const { features::index("heading_level") }],
+    /// The first stage's `position`.
+    "position" => x.first[const { features::index("position") }],
+    /// The first stage's `tag_li`.
+    "tag_li" => x.first[const { features::index("tag_li") }],
+    /// The first stage's `in_cetd_tpc`.
+    "in_cetd_tpc" => x.first[const { features::index("in_cetd_tpc") }],
+}
 
 /// Blocks on either side in the near and far probability windows.
 const NEAR: usize = 3;
@@ -65,6 +107,93 @@ const MAIN_SHARES: [f32; 2] = [0.7, 0.5];
 
 fn mean(mass: f32, chars: f32) -> f32 {
     if chars > 0.0 { mass / chars } else { 0.0 }
+}
+
+/// The page's aggregates that the context features ([`row`]) read.
+struct Aggregates {
+    /// Content mass (Σ probability × characters) under each held element.
+    mass: Vec<f32>,
+    /// Characters under each held element.
+    tot: Vec<f32>,
+    /// Each held element's subtree size, in held elements (the subtree is
+    /// the run of this many from it).
+    size: Vec<u32>,
+    /// The page's content mass (kept from 0: a divisor).
+    total_mass: f32,
+    /// The held elements of the main regions, [`MAIN_SHARES`] order.
+    main: [usize; 2],
+    /// Prefix sums of the blocks' mass and characters (for the windows).
+    pm: Vec<f32>,
+    /// See `pm`.
+    pc: Vec<f32>,
+    /// Each record group's mass.
+    g_mass: Vec<f32>,
+    /// Each record group's characters.
+    g_tot: Vec<f32>,
+    /// The best mean probability of a record of [`RECORD_MIN_CHARS`] or
+    /// more in each group.
+    g_max: Vec<f32>,
+    /// Each group's records.
+    g_n: Vec<u32>,
+    /// Each held element's nearest record's group, itself or an
+    /// ancestor's (`u32::MAX` for none).
+    record: Vec<u32>,
+}
+
+/// What one block's context features ([`row`]) are read from.
+struct Row<'a> {
+    /// The page's aggregates.
+    a: &'a Aggregates,
+    /// The first stage's probability of every block.
+    p: &'a [f32],
+    /// The block.
+    k: usize,
+    /// The block's element, in the held tree.
+    e: usize,
+    /// Its parent, grandparent and great-grandparent (the root stands for
+    /// those above it).
+    up: [usize; 3],
+    /// (Mass, characters) of the blocks with the block element's tag path.
+    path: (f32, f32),
+    /// The block's first-stage features.
+    first: &'a [f32; features::N],
+}
+
+impl Row<'_> {
+    /// Mean probability, weighed by characters, of the blocks up to `w` on
+    /// either side, the block's included.
+    #[inline(always)]
+    fn window(&self, w: usize) -> f32 {
+        let (lo, hi) = (self.k.saturating_sub(w), (self.k + w + 1).min(self.p.len()));
+        mean(self.a.pm[hi] - self.a.pm[lo], self.a.pc[hi] - self.a.pc[lo])
+    }
+
+    /// Mean probability, weighed by characters, under held element `h`.
+    #[inline(always)]
+    fn purity(&self, h: usize) -> f32 {
+        mean(self.a.mass[h], self.a.tot[h])
+    }
+
+    /// Share of the page's content mass under held element `h`.
+    #[inline(always)]
+    fn share(&self, h: usize) -> f32 {
+        self.a.mass[h] / self.a.total_mass
+    }
+
+    /// Whether the block's element lies in held element `h`'s subtree.
+    #[inline(always)]
+    fn inside(&self, h: usize) -> bool {
+        self.e >= h && self.e < h + self.a.size[h] as usize
+    }
+
+    /// The record group of the block's nearest record, if any.
+    #[inline(always)]
+    fn group(&self) -> Option<usize> {
+        match self.a.record.get(self.e).copied().unwrap_or(u32::MAX) {
+            u32::MAX => None,
+            g => Some(g as usize),
+        }
+    }
 }
 
 /// The context features of every block, from the first stage's
@@ -119,7 +248,6 @@ pub fn context_features(b: &Blocks, p: &[f32]) -> Vec<[f32; N]> {
             .find(|&i| mass[i] >= s * total_mass)
             .unwrap_or(0)
     });
-    let inside = |anc: usize, e: usize| e >= anc && e < anc + size[anc] as usize;
     // Record groups (features::Blocks::element_group): each group's mass
     // and characters, its best record's mean probability and its size;
     // and each element's nearest record, itself or an ancestor. A forum
@@ -175,67 +303,41 @@ pub fn context_features(b: &Blocks, p: &[f32]) -> Vec<[f32; N]> {
         pm[k + 1] = pm[k] + p[k] * chars[k];
         pc[k + 1] = pc[k] + chars[k];
     }
-    let window = |k: usize, w: usize| {
-        let (lo, hi) = (k.saturating_sub(w), (k + w + 1).min(nb));
-        mean(pm[hi] - pm[lo], pc[hi] - pc[lo])
+    let a = Aggregates {
+        mass,
+        tot,
+        size,
+        total_mass,
+        main,
+        pm,
+        pc,
+        g_mass,
+        g_tot,
+        g_max,
+        g_n,
+        record,
     };
-    let copied: Vec<usize> = NAMES[N - COPIED..]
-        .iter()
-        .map(|n| features::NAMES.iter().position(|m| m == n).unwrap_or(0))
-        .collect();
+    // A held element's parent (the root's is itself).
+    let up = |x: usize| -> usize {
+        match t.parent.get(x) {
+            Some(&u) if (u as usize) < nh => u as usize,
+            _ => x,
+        }
+    };
     (0..nb)
         .map(|k| {
             let e = block_at[k];
-            let up = |x: usize| -> usize {
-                match t.parent.get(x) {
-                    Some(&u) if (u as usize) < nh => u as usize,
-                    _ => x,
-                }
-            };
-            let (a1, a2, a3) = (up(e), up(up(e)), up(up(up(e))));
-            let region = |a: usize| (mean(mass[a], tot[a]), mass[a] / total_mass);
-            let (p1, m1) = region(a1);
-            let (p2, m2) = region(a2);
-            let (p3, m3) = region(a3);
-            let (path_m, path_c) = path_mass.get(&b.block_path[k]).copied().unwrap_or_default();
-            let (p_rec, p_rec_max, rec_n) = match record.get(e).copied().unwrap_or(u32::MAX) {
-                u32::MAX => (0.0, 0.0, 0.0),
-                g => {
-                    let g = g as usize;
-                    (mean(g_mass[g], g_tot[g]), g_max[g], (g_n[g] as f32).ln_1p())
-                }
-            };
-            let flag = |x: bool| if x { 1.0 } else { 0.0 };
-            let f = &b.features[k];
-            let c = |i: usize| f[copied[i]];
-            [
-                p[k],
-                if k > 0 { p[k - 1] } else { 0.0 },
-                p.get(k + 1).copied().unwrap_or(0.0),
-                window(k, NEAR),
-                window(k, FAR),
-                p1,
-                p2,
-                p3,
-                m1,
-                m2,
-                m3,
-                flag(inside(main[0], e)),
-                flag(inside(main[1], e)),
-                mean(mass[main[0]], tot[main[0]]),
-                mass[main[0]] / total_mass,
-                mean(path_m, path_c),
-                path_m / total_mass,
-                p_rec,
-                p_rec_max,
-                rec_n,
-                c(0),
-                c(1),
-                c(2),
-                c(3),
-                c(4),
-                c(5),
-            ]
+            let a1 = up(e);
+            let a2 = up(a1);
+            row(&Row {
+                a: &a,
+                p,
+                k,
+                e,
+                up: [a1, a2, up(a2)],
+                path: path_mass.get(&b.block_path[k]).copied().unwrap_or_default(),
+                first: &b.features[k],
+            })
         })
         .collect()
 }
@@ -248,14 +350,31 @@ mod tests {
     use crate::parse::parse;
 
     fn get(f: &[[f32; N]], k: usize, name: &str) -> f32 {
-        f[k][NAMES.iter().position(|n| *n == name).expect("a feature")]
+        f[k][index(name)]
     }
 
     #[test]
-    fn copied_names_are_first_stage_features() {
-        for n in &NAMES[N - COPIED..] {
-            assert!(features::NAMES.contains(n), "{n}");
+    fn copied_features_are_the_first_stages() {
+        let dom = parse(
+            "<body><nav><a href=/>Home</a></nav><h1>Title</h1>\
+             <ul><li>one</li><li>two</li></ul><p>A paragraph, with words.</p></body>",
+        );
+        let page = page_of(&dom);
+        let b = features::blocks(&page, &Vocabulary::new());
+        // nav, h1, two list items, the paragraph.
+        let p: Vec<f32> = (0..b.nodes.len()).map(|k| k as f32 / 5.0).collect();
+        let f = context_features(&b, &p);
+        assert_eq!(f.len(), 5);
+        let mut copied = 0;
+        for (i, name) in NAMES.iter().enumerate() {
+            if features::NAMES.contains(name) {
+                copied += 1;
+                for (fk, first) in f.iter().zip(&b.features) {
+                    assert_eq!(fk[i], first[features::index(name)], "{name}");
+                }
+            }
         }
+        assert_eq!(copied, 6);
     }
 
     #[test]

@@ -16,113 +16,247 @@ use rustc_hash::FxHashMap;
 
 use super::vocab::{FAMILIES, Families, Family, Vocabulary};
 use crate::algorithms::cetd_tpc::CetdTpc;
-use crate::annotate::Page;
+use crate::annotate::{NodeStats, Page};
 use crate::dom::{Flow, NodeId, Tag};
 
-/// The feature names, in input order (saved with the model, checked on
-/// load).
-pub const NAMES: &[&str] = &[
-    // The block's own text.
-    "chars_ln",
-    "link_ratio",
-    "words_ln",
-    "chars_per_word",
-    "stops_per_word",
-    "commas_per_word",
-    "digit_ratio",
-    "ends_sentence",
-    "text_nodes",
-    "link_node_ratio",
-    // The block element.
-    "heading_level",
-    "tag_p",
-    "tag_li",
-    "tag_cell",
-    "tag_div",
-    "tag_pre_quote",
-    "tag_dt_dd",
-    "tag_caption",
-    // Semantic elements around it (the element itself included).
-    "in_article",
-    "in_main",
-    "in_nav",
-    "in_aside",
-    "in_footer",
-    "in_header",
-    "in_form",
-    "in_li",
-    "in_table",
-    "in_figure",
-    "in_blockquote",
-    "in_section",
-    "in_address",
-    "in_a",
-    // Class/id vocabulary around it (see vocab.rs).
-    "v_positive",
-    "v_comment",
-    "v_nav",
-    "v_sidebar",
-    "v_related",
-    "v_share",
-    "v_footer",
-    "v_header",
-    "v_ad",
-    "v_meta",
-    "v_caption",
-    "v_overlay",
-    "v_hidden",
-    "positive_dist",
-    "negative_dist",
-    "depth",
-    // The surrounding containers.
-    "parent_chars_ln",
-    "parent_link_ratio",
-    "grand_chars_ln",
-    "grand_link_ratio",
-    // The page.
-    "page_chars_ln",
-    "page_link_ratio",
-    "position",
-    "share",
-    "path_blocks_ln",
-    "path_share",
-    // The neighbouring blocks.
-    "prev_chars_ln",
-    "prev_link_ratio",
-    "next_chars_ln",
-    "next_link_ratio",
-    "window_chars_ln",
-    "window_link_ratio",
-    // Whole-page candidates: CETD-TPC's block, Readability's top candidate.
-    "in_cetd_tpc",
-    "cetd_tpc_rel",
-    "in_top",
-    "in_top_parent",
-    "top_share",
-];
+/// Declares a stage's features once, each a name and the expression of its
+/// value, so that a name and its value cannot drift apart. It makes:
+///
+/// * `NAMES`, the names in the order given (saved with a model and checked
+///   on load, so the order and the strings are the model's format), its
+///   documentation a table of the features and their doc lines;
+/// * `N`, their number, and `index`, a name's index in `NAMES` (a const
+///   fn: `const LINK_RATIO: usize = index("link_ratio")` fails the build
+///   for a name that is not a feature);
+/// * the function that fills one block's row, `[f32; N]`, evaluating the
+///   expressions in order; they read the block's inputs through the
+///   parameter that the `fn` line names.
+///
+/// Each feature is `/// what it measures` then `"name" => expression,`.
+macro_rules! feature_table {
+    (
+        $(#[$names_attr:meta])*
+        const NAMES;
+        $(#[$row_attr:meta])*
+        fn $row:ident($x:ident: $input:ty);
+        $( $(#[doc = $doc:literal])+ $name:literal => $value:expr, )+
+    ) => {
+        $(#[$names_attr])*
+        ///
+        /// | Feature | What it measures |
+        /// |---|---|
+        $(#[doc = concat!("| `", $name, "` |", $($doc),+, " |")])+
+        pub const NAMES: &[&str] = &[$($name),+];
 
-/// Number of features.
-pub const N: usize = NAMES.len();
+        /// Number of features (the length of [`NAMES`]).
+        pub const N: usize = NAMES.len();
 
-/// The index of the feature called `name` in [`NAMES`], at compile time
-/// (`const LINK_RATIO: usize = index("link_ratio")`: a name that is not a
-/// feature fails the build).
-pub const fn index(name: &str) -> usize {
-    let mut i = 0;
-    while i < N {
-        let (a, b) = (NAMES[i].as_bytes(), name.as_bytes());
-        if a.len() == b.len() {
-            let mut j = 0;
-            while j < a.len() && a[j] == b[j] {
-                j += 1;
+        /// The index of the feature called `name` in [`NAMES`], at compile
+        /// time in a const context (`const I: usize = index(NAME);`: a name
+        /// that is not a feature fails the build).
+        pub const fn index(name: &str) -> usize {
+            let mut i = 0;
+            while i < N {
+                let (a, b) = (NAMES[i].as_bytes(), name.as_bytes());
+                if a.len() == b.len() {
+                    let mut j = 0;
+                    while j < a.len() && a[j] == b[j] {
+                        j += 1;
+                    }
+                    if j == a.len() {
+                        return i;
+                    }
+                }
+                i += 1;
             }
-            if j == a.len() {
-                return i;
-            }
+            panic!("no such feature")
         }
-        i += 1;
-    }
-    panic!("no such feature")
+
+        $(#[$row_attr])*
+        #[inline(always)]
+        fn $row($x: $input) -> [f32; N] {
+            [$($value),+]
+        }
+    };
+}
+pub(super) use feature_table;
+
+feature_table! {
+    /// The feature names, in input order (saved with the model, checked on
+    /// load).
+    const NAMES;
+    /// One block's features from its inputs, [`NAMES`] order.
+    fn row(x: &Row);
+
+    // The block's own text.
+    /// ln(1 + the block's own characters).
+    "chars_ln" => ln1(x.own.chars as f32),
+    /// Share of its own characters that are link text.
+    "link_ratio" => ratio(x.own.link_chars, x.own.chars),
+    /// ln(1 + its own words); a CJK character is a word.
+    "words_ln" => ln1(x.own.words as f32),
+    /// Characters a word, at most `MAX_CHARS_PER_WORD`.
+    "chars_per_word" => (x.own.chars as f32 / x.words()).min(MAX_CHARS_PER_WORD),
+    /// Sentence stops (`.`, `!`, `?`, `…` and the CJK ones) a word.
+    "stops_per_word" => x.own.stops as f32 / x.words(),
+    /// Commas and semicolons (Latin and CJK) a word.
+    "commas_per_word" => x.own.commas as f32 / x.words(),
+    /// Share of its own characters that are ASCII digits.
+    "digit_ratio" => ratio(x.own.digits, x.own.chars),
+    /// 1 when its text ends as a sentence does (a stop, a colon or a
+    /// closing quote).
+    "ends_sentence" => flag(x.own.ends_sentence),
+    /// Its own text nodes.
+    "text_nodes" => x.own.text_nodes as f32,
+    /// Share of its own text nodes that are in links.
+    "link_node_ratio" => ratio(x.own.link_nodes, x.own.text_nodes),
+
+    // The block element.
+    /// The heading level (1 to 6) of an `h1`–`h6` block, else 0.
+    "heading_level" => if x.tag.is_heading() {
+        (x.tag.0 - Tag::H1.0 + 1) as f32
+    } else {
+        0.0
+    },
+    /// 1 for a `p` block.
+    "tag_p" => flag(x.tag == Tag::P),
+    /// 1 for an `li` block.
+    "tag_li" => flag(x.tag == Tag::LI),
+    /// 1 for a table cell (`td`, `th`).
+    "tag_cell" => flag(matches!(x.tag, Tag::TD | Tag::TH)),
+    /// 1 for a `div` block.
+    "tag_div" => flag(x.tag == Tag::DIV),
+    /// 1 for a `pre` or `blockquote` block.
+    "tag_pre_quote" => flag(matches!(x.tag, Tag::PRE | Tag::BLOCKQUOTE)),
+    /// 1 for a `dt` or `dd` block.
+    "tag_dt_dd" => flag(matches!(x.tag, Tag::DT | Tag::DD)),
+    /// 1 for a `figcaption` or `caption` block.
+    "tag_caption" => flag(matches!(x.tag, Tag::FIGCAPTION | Tag::CAPTION)),
+
+    // Semantic elements around it (the element itself included).
+    /// 1 inside an `article`.
+    "in_article" => x.within(Tag::ARTICLE),
+    /// 1 inside a `main`.
+    "in_main" => x.within(Tag::MAIN),
+    /// 1 inside a `nav` or `menu`.
+    "in_nav" => x.within(Tag::NAV),
+    /// 1 inside an `aside`.
+    "in_aside" => x.within(Tag::ASIDE),
+    /// 1 inside a `footer`.
+    "in_footer" => x.within(Tag::FOOTER),
+    /// 1 inside a `header`.
+    "in_header" => x.within(Tag::HEADER),
+    /// 1 inside a `form` or `fieldset`.
+    "in_form" => x.within(Tag::FORM),
+    /// 1 inside an `li`.
+    "in_li" => x.within(Tag::LI),
+    /// 1 inside a `table`.
+    "in_table" => x.within(Tag::TABLE),
+    /// 1 inside a `figure`.
+    "in_figure" => x.within(Tag::FIGURE),
+    /// 1 inside a `blockquote`.
+    "in_blockquote" => x.within(Tag::BLOCKQUOTE),
+    /// 1 inside a `section`.
+    "in_section" => x.within(Tag::SECTION),
+    /// 1 inside an `address`.
+    "in_address" => x.within(Tag::ADDRESS),
+    /// 1 inside a link (`a`).
+    "in_a" => x.within(Tag::A),
+
+    // Class/id vocabulary around it (see vocab.rs): 1 when a container's
+    // class, id, role or itemprop names the family (and the family does
+    // not cover most of the page, `WIDE_SHARE`).
+    /// 1 in a container named as content (article, post, entry …).
+    "v_positive" => x.family(Family::Positive),
+    /// 1 in a container named as comments or replies.
+    "v_comment" => x.family(Family::Comment),
+    /// 1 in a container named as navigation (menus, breadcrumbs, pagination).
+    "v_nav" => x.family(Family::Nav),
+    /// 1 in a container named as a sidebar, rail or widget.
+    "v_sidebar" => x.family(Family::Sidebar),
+    /// 1 in a container named as related or recommended items.
+    "v_related" => x.family(Family::Related),
+    /// 1 in a container named as share or social tools.
+    "v_share" => x.family(Family::Share),
+    /// 1 in a container named as a page footer.
+    "v_footer" => x.family(Family::Footer),
+    /// 1 in a container named as a page header or masthead.
+    "v_header" => x.family(Family::Header),
+    /// 1 in a container named as advertising.
+    "v_ad" => x.family(Family::Ad),
+    /// 1 in a container named as metadata (byline, date, tags).
+    "v_meta" => x.family(Family::Meta),
+    /// 1 in a container named as a caption, credit or gallery.
+    "v_caption" => x.family(Family::Caption),
+    /// 1 in a container named as an overlay (cookie banner, sign-up, paywall).
+    "v_overlay" => x.family(Family::Overlay),
+    /// 1 in a container named as visually hidden text.
+    "v_hidden" => x.family(Family::Hidden),
+    /// Levels from the nearest content-named container down to the block
+    /// element (`NO_CONTAINER` without one).
+    "positive_dist" => x.dist(x.ctx.positive_depth),
+    /// Levels from the nearest noise-named container down to the block
+    /// element (`NO_CONTAINER` without one).
+    "negative_dist" => x.dist(x.ctx.negative_depth),
+    /// The block element's depth in the element tree.
+    "depth" => x.stats.depth as f32,
+
+    // The surrounding containers (the block's own counts for the root).
+    /// ln(1 + the parent element's characters).
+    "parent_chars_ln" => ln1(x.parent.0 as f32),
+    /// Share of the parent element's characters that are link text.
+    "parent_link_ratio" => ratio(x.parent.1, x.parent.0),
+    /// ln(1 + the grandparent element's characters).
+    "grand_chars_ln" => ln1(x.grand.0 as f32),
+    /// Share of the grandparent element's characters that are link text.
+    "grand_link_ratio" => ratio(x.grand.1, x.grand.0),
+
+    // The page.
+    /// ln(1 + the page's characters).
+    "page_chars_ln" => ln1(x.page.chars as f32),
+    /// Share of the page's characters that are link text.
+    "page_link_ratio" => ratio(x.page.link_chars, x.page.chars),
+    /// Share of the page's characters in the blocks before this one.
+    "position" => ratio(x.before, x.page_chars),
+    /// Share of the page's characters that are the block's own.
+    "share" => ratio(x.own.chars, x.page_chars),
+    /// ln(1 + the blocks whose element has the block element's tag path).
+    "path_blocks_ln" => ln1(x.path_blocks as f32),
+    /// Share of the page's characters in the blocks of its tag path.
+    "path_share" => ratio(x.path_chars, x.page_chars),
+
+    // The neighbouring blocks (zero counts at the page's ends).
+    /// ln(1 + the previous block's own characters).
+    "prev_chars_ln" => ln1(x.prev.chars as f32),
+    /// Share of the previous block's own characters that are link text.
+    "prev_link_ratio" => ratio(x.prev.link_chars, x.prev.chars),
+    /// ln(1 + the next block's own characters).
+    "next_chars_ln" => ln1(x.next.chars as f32),
+    /// Share of the next block's own characters that are link text.
+    "next_link_ratio" => ratio(x.next.link_chars, x.next.chars),
+    /// ln(1 + the own characters of the blocks up to `WINDOW` on either
+    /// side, the block's included).
+    "window_chars_ln" => ln1(x.window.0 as f32),
+    /// Share of the window's own characters that are link text.
+    "window_link_ratio" => ratio(x.window.1, x.window.0),
+
+    // Whole-page candidates: CETD-TPC's block, Readability's top candidate.
+    /// 1 inside the element CETD-TPC selects.
+    "in_cetd_tpc" => flag(x.in_cetd_tpc),
+    /// The block's CETD-TPC score over the page's largest (0 when none is
+    /// positive).
+    "cetd_tpc_rel" => if x.cetd_tpc_max > 0.0 {
+        x.cetd_tpc / x.cetd_tpc_max
+    } else {
+        0.0
+    },
+    /// 1 inside Readability's top candidate.
+    "in_top" => flag(x.in_top),
+    /// 1 inside the top candidate's parent.
+    "in_top_parent" => flag(x.in_top_parent),
+    /// Share of the page's characters inside the top candidate (one value
+    /// a page).
+    "top_share" => x.top_share,
 }
 
 /// Blocks on either side that the window features cover.
@@ -134,6 +268,10 @@ const NO_CONTAINER: f32 = 64.0;
 /// Readability's paragraph threshold: shorter blocks add nothing to their
 /// containers' scores (Readability.js, `_grabArticle`: 25 characters).
 const CANDIDATE_MIN_CHARS: u32 = 25;
+
+/// Most characters a word that `chars_per_word` reports: a long
+/// unbroken token (a URL, a hash) says no more past this than at it.
+const MAX_CHARS_PER_WORD: f32 = 50.0;
 
 /// Readability's length bonus: one point per 100 characters, at most 3.
 const CANDIDATE_LENGTH_UNIT: f32 = 100.0;
@@ -536,6 +674,11 @@ fn ratio(a: u32, b: u32) -> f32 {
     if b == 0 { 0.0 } else { a as f32 / b as f32 }
 }
 
+/// A yes/no feature: 1 or 0.
+pub(super) fn flag(b: bool) -> f32 {
+    if b { 1.0 } else { 0.0 }
+}
+
 /// Own-text counts of a block.
 #[derive(Clone, Copy, Default)]
 struct Own {
@@ -548,6 +691,89 @@ struct Own {
     text_nodes: u32,
     link_nodes: u32,
     ends_sentence: bool,
+}
+
+/// What one block's features ([`row`]) are read from.
+struct Row {
+    /// The block's own counts.
+    own: Own,
+    /// The block element's tag.
+    tag: Tag,
+    /// The context the block element inherits.
+    ctx: Context,
+    /// The block element's stats.
+    stats: NodeStats,
+    /// (Characters, link characters) of the block element's parent and
+    /// grandparent: the block's own counts for the root, the parent's for
+    /// the root's child.
+    parent: (u32, u32),
+    /// See `parent`.
+    grand: (u32, u32),
+    /// The page's (the root's) stats.
+    page: NodeStats,
+    /// The page's characters, at least 1 (a divisor).
+    page_chars: u32,
+    /// Own characters of the blocks before this one.
+    before: u32,
+    /// Blocks, and their own characters, whose element has the block
+    /// element's tag path.
+    path_blocks: u32,
+    /// See `path_blocks`.
+    path_chars: u32,
+    /// The previous and next blocks' own counts (zero at the page's ends).
+    prev: Own,
+    /// See `prev`.
+    next: Own,
+    /// (Own characters, own link characters) of the blocks up to
+    /// [`WINDOW`] on either side, the block's included.
+    window: (u32, u32),
+    /// Whether the block element lies in CETD-TPC's chosen element.
+    in_cetd_tpc: bool,
+    /// The block's CETD-TPC score and the page's largest.
+    cetd_tpc: f32,
+    /// See `cetd_tpc`.
+    cetd_tpc_max: f32,
+    /// Whether the block element lies in Readability's top candidate, and
+    /// in its parent.
+    in_top: bool,
+    /// See `in_top`.
+    in_top_parent: bool,
+    /// Share of the page's characters inside the top candidate.
+    top_share: f32,
+}
+
+impl Row {
+    /// The block's own words, at least 1 (a divisor).
+    #[inline(always)]
+    fn words(&self) -> f32 {
+        self.own.words.max(1) as f32
+    }
+
+    /// 1 when the block element is or lies in a `t` element (one of the
+    /// semantic elements [`tag_bit`] numbers; 0 for any other tag).
+    #[inline(always)]
+    fn within(&self, t: Tag) -> f32 {
+        match tag_bit(t) {
+            Some(bit) => flag(self.ctx.tags & bit != 0),
+            None => 0.0,
+        }
+    }
+
+    /// 1 when a container of the block element is named as family `f`.
+    #[inline(always)]
+    fn family(&self, f: Family) -> f32 {
+        ((self.ctx.families >> f as u8) & 1) as f32
+    }
+
+    /// Levels from a container at depth `d` down to the block element
+    /// ([`NO_CONTAINER`] for [`NONE`], no container).
+    #[inline(always)]
+    fn dist(&self, d: u32) -> f32 {
+        match d {
+            NONE => NO_CONTAINER,
+            d => self.stats.depth.saturating_sub(d) as f32,
+        }
+    }
 }
 
 /// Counts words, sentence ends, commas and digits of one text node.
@@ -1054,12 +1280,11 @@ pub fn blocks(page: &Page<'_>, vocab: &Vocabulary) -> Blocks {
     for k in 0..nb {
         let b_el = out.nodes[k];
         let o = own[k];
-        let tag = dom.tag(b_el).unwrap_or(Tag::DIV);
-        let c = block_ctx[k];
         let st = page.stats(b_el);
         let parent = dom.node(b_el).parent;
-        let (pc, pl, gc, gl) = if parent.is_none() || b_el == root {
-            (o.chars, o.link_chars, o.chars, o.link_chars)
+        let (parent_counts, grand_counts) = if parent.is_none() || b_el == root {
+            let counts = (o.chars, o.link_chars);
+            (counts, counts)
         } else {
             let ps = page.stats(parent);
             let g = dom.node(parent).parent;
@@ -1068,103 +1293,35 @@ pub fn blocks(page: &Page<'_>, vocab: &Vocabulary) -> Blocks {
             } else {
                 page.stats(g)
             };
-            (ps.chars, ps.link_chars, gs.chars, gs.link_chars)
-        };
-        let words = o.words.max(1) as f32;
-        let heading = if tag.is_heading() {
-            (tag.0 - Tag::H1.0 + 1) as f32
-        } else {
-            0.0
-        };
-        let dist = |d: u32| match d {
-            NONE => NO_CONTAINER,
-            d => st.depth.saturating_sub(d) as f32,
+            ((ps.chars, ps.link_chars), (gs.chars, gs.link_chars))
         };
         let (wlo, whi) = (k.saturating_sub(WINDOW), (k + WINDOW + 1).min(nb));
-        let (wc, wl) = own[wlo..whi]
+        let window = own[wlo..whi]
             .iter()
             .fold((0, 0), |(a, b), x| (a + x.chars, b + x.link_chars));
-        let prev = k.checked_sub(1).map(|i| own[i]).unwrap_or_default();
-        let next = own.get(k + 1).copied().unwrap_or_default();
         let path = st.path.0 as usize;
-        let bit = |i: u16| ((c.tags >> i) & 1) as f32;
-        let fam = |f: Family| ((c.families >> f as u8) & 1) as f32;
-        let flag = |b: bool| if b { 1.0 } else { 0.0 };
-        let f: [f32; N] = [
-            ln1(o.chars as f32),
-            ratio(o.link_chars, o.chars),
-            ln1(o.words as f32),
-            (o.chars as f32 / words).min(50.0),
-            o.stops as f32 / words,
-            o.commas as f32 / words,
-            ratio(o.digits, o.chars),
-            flag(o.ends_sentence),
-            o.text_nodes as f32,
-            ratio(o.link_nodes, o.text_nodes),
-            heading,
-            flag(tag == Tag::P),
-            flag(tag == Tag::LI),
-            flag(matches!(tag, Tag::TD | Tag::TH)),
-            flag(tag == Tag::DIV),
-            flag(matches!(tag, Tag::PRE | Tag::BLOCKQUOTE)),
-            flag(matches!(tag, Tag::DT | Tag::DD)),
-            flag(matches!(tag, Tag::FIGCAPTION | Tag::CAPTION)),
-            bit(0),
-            bit(1),
-            bit(2),
-            bit(3),
-            bit(4),
-            bit(5),
-            bit(6),
-            bit(7),
-            bit(8),
-            bit(9),
-            bit(10),
-            bit(11),
-            bit(12),
-            bit(13),
-            fam(Family::Positive),
-            fam(Family::Comment),
-            fam(Family::Nav),
-            fam(Family::Sidebar),
-            fam(Family::Related),
-            fam(Family::Share),
-            fam(Family::Footer),
-            fam(Family::Header),
-            fam(Family::Ad),
-            fam(Family::Meta),
-            fam(Family::Caption),
-            fam(Family::Overlay),
-            fam(Family::Hidden),
-            dist(c.positive_depth),
-            dist(c.negative_depth),
-            st.depth as f32,
-            ln1(pc as f32),
-            ratio(pl, pc),
-            ln1(gc as f32),
-            ratio(gl, gc),
-            ln1(page_stats.chars as f32),
-            ratio(page_stats.link_chars, page_stats.chars),
-            ratio(before, page_chars),
-            ratio(o.chars, page_chars),
-            ln1(path_blocks.get(path).copied().unwrap_or(0) as f32),
-            ratio(path_chars.get(path).copied().unwrap_or(0), page_chars),
-            ln1(prev.chars as f32),
-            ratio(prev.link_chars, prev.chars),
-            ln1(next.chars as f32),
-            ratio(next.link_chars, next.chars),
-            ln1(wc as f32),
-            ratio(wl, wc),
-            flag(inside(cetd_best, b_el)),
-            if cetd_max > 0.0 {
-                cetd_block[k] / cetd_max
-            } else {
-                0.0
-            },
-            flag(inside(top, b_el)),
-            flag(inside(top_parent, b_el)),
+        let f = row(&Row {
+            own: o,
+            tag: dom.tag(b_el).unwrap_or(Tag::DIV),
+            ctx: block_ctx[k],
+            stats: st,
+            parent: parent_counts,
+            grand: grand_counts,
+            page: page_stats,
+            page_chars,
+            before,
+            path_blocks: path_blocks.get(path).copied().unwrap_or(0),
+            path_chars: path_chars.get(path).copied().unwrap_or(0),
+            prev: k.checked_sub(1).map(|i| own[i]).unwrap_or_default(),
+            next: own.get(k + 1).copied().unwrap_or_default(),
+            window,
+            in_cetd_tpc: inside(cetd_best, b_el),
+            cetd_tpc: cetd_block[k],
+            cetd_tpc_max: cetd_max,
+            in_top: inside(top, b_el),
+            in_top_parent: inside(top_parent, b_el),
             top_share,
-        ];
+        });
         out.features.push(f);
         out.block_path.push(st.path.0);
         before += o.chars;
@@ -1179,8 +1336,7 @@ mod tests {
     use crate::parse::parse;
 
     fn get(b: &Blocks, k: usize, name: &str) -> f32 {
-        let i = NAMES.iter().position(|n| *n == name).expect("a feature");
-        b.features[k][i]
+        b.features[k][index(name)]
     }
 
     const PAGE: &str = "<body>\
@@ -1195,6 +1351,62 @@ mod tests {
         for (i, name) in NAMES.iter().enumerate() {
             assert_eq!(index(name), i);
         }
+    }
+
+    #[test]
+    fn each_in_and_v_feature_reads_one_bit_of_its_own() {
+        // The semantic-element and vocabulary features of a block whose
+        // context has one bit set: exactly one of them is 1, a different
+        // one for each bit (a tag `tag_bit` does not number would read
+        // none).
+        let row_of = |tags: u16, families: Families| {
+            row(&Row {
+                own: Own::default(),
+                tag: Tag::P,
+                ctx: Context {
+                    tags,
+                    families,
+                    ..Context::default()
+                },
+                stats: NodeStats::default(),
+                parent: (0, 0),
+                grand: (0, 0),
+                page: NodeStats::default(),
+                page_chars: 1,
+                before: 0,
+                path_blocks: 0,
+                path_chars: 0,
+                prev: Own::default(),
+                next: Own::default(),
+                window: (0, 0),
+                in_cetd_tpc: false,
+                cetd_tpc: 0.0,
+                cetd_tpc_max: 0.0,
+                in_top: false,
+                in_top_parent: false,
+                top_share: 0.0,
+            })
+        };
+        let set = |f: [f32; N], prefix: &str| -> Vec<usize> {
+            (0..N)
+                .filter(|&i| NAMES[i].starts_with(prefix) && f[i] == 1.0)
+                .collect()
+        };
+        let mut seen = Vec::new();
+        for bit in 0..14 {
+            let on = set(row_of(1 << bit, 0), "in_");
+            assert_eq!(on.len(), 1, "bit {bit}");
+            seen.extend(on);
+        }
+        for f in 0..FAMILIES {
+            let on = set(row_of(0, 1 << f), "v_");
+            assert_eq!(on.len(), 1, "family {f}");
+            seen.extend(on);
+        }
+        seen.sort_unstable();
+        seen.dedup();
+        assert_eq!(seen.len(), 14 + FAMILIES);
+        assert!(set(row_of(0, 0), "in_").is_empty() && set(row_of(0, 0), "v_").is_empty());
     }
 
     #[test]
