@@ -89,9 +89,12 @@ pub const RESYNC_KEEP: usize = 64 << 20;
 /// end where its `Content-Length` said.
 const MAX_BLANK_LINES: usize = 8;
 
-/// What a body's buffer starts with: it grows as bytes arrive, never
-/// reserved from the declared length.
-const BODY_START_CAPACITY: u64 = 64 * 1024;
+/// Most of a body's declared length reserved before its bytes are read:
+/// a page is read into one buffer of its size (no regrowing and copying
+/// as it arrives), and a record declaring 100 GB reserves no more than
+/// this (past it the buffer grows as bytes arrive). Above nearly every
+/// real HTML page (a few MB at most), small beside a worker's memory.
+const BODY_RESERVE: u64 = 8 << 20;
 
 /// Read buffer of a gzip member's inflated stream (one is allocated per
 /// member: below glibc's 128 KiB mmap threshold, so that is a cheap
@@ -348,13 +351,14 @@ impl<R: BufRead> WarcReader<R> {
             };
             return Err(PageError::too_large(len, self.max_payload));
         }
-        // Never reserved from the declared length (a record declaring
-        // 100 GB would abort the process): the buffer grows as bytes come.
-        let mut body = Vec::with_capacity(len.min(BODY_START_CAPACITY) as usize);
-        let read = (&mut self.src).take(len).read_to_end(&mut body);
+        // Reserved from the declared length only up to a bound (a record
+        // declaring 100 GB would abort the process): past it the buffer
+        // grows as bytes come.
+        let mut body = Vec::with_capacity(len.min(BODY_RESERVE) as usize);
+        let read = read_into(&mut self.src, len, &mut body);
         let fault = match read {
             Err(e) => Fault::Io(e),
-            Ok(n) if (n as u64) < len => Fault::Cut(format!("{n} of {len} payload bytes")),
+            Ok(n) if n < len => Fault::Cut(format!("{n} of {len} payload bytes")),
             Ok(_) => match self.block_end(|| memchr::memmem::find(&body, WARC_MAGIC).is_some()) {
                 Ok(()) => {
                     // A record that frames well ends a broken stretch.
@@ -812,6 +816,29 @@ pub(crate) fn read_line<R: BufRead + ?Sized>(
     Ok(())
 }
 
+/// Appends up to `len` bytes of `r` to `out`, copied straight from the
+/// reader's buffer (`Read::read_to_end` through `take` zeroes the spare
+/// capacity and copies through a second buffer); returns how many there
+/// were. On an error, what was read stays in `out`.
+fn read_into<R: BufRead>(r: &mut R, len: u64, out: &mut Vec<u8>) -> io::Result<u64> {
+    let mut left = len;
+    while left > 0 {
+        let buf = match r.fill_buf() {
+            Ok(buf) => buf,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if buf.is_empty() {
+            break;
+        }
+        let n = buf.len().min(usize::try_from(left).unwrap_or(usize::MAX));
+        out.extend_from_slice(&buf[..n]);
+        r.consume(n);
+        left -= n as u64;
+    }
+    Ok(len - left)
+}
+
 /// Reads and discards up to `len` bytes, showing them to `capture`;
 /// returns how many there were.
 fn skip<R: BufRead>(r: &mut R, len: u64, capture: &mut Capture) -> io::Result<u64> {
@@ -1077,23 +1104,58 @@ enum Seg<R> {
     /// Plain WARC.
     Plain(Rewind<R>),
     /// A gzip member, inflated.
-    Gz(Box<BufReader<GzDecoder<Tap<Rewind<R>>>>>),
+    Gz(Box<Member<R>>),
     /// Nothing more.
     End,
 }
 
 /// A gzip member over the raw stream, its raw bytes watched for the next
-/// member's magic.
-fn member<R: BufRead>(raw: Rewind<R>) -> Seg<R> {
+/// member's magic, inflated into `buf` (the previous member's buffer, or
+/// a new one).
+fn member<R: BufRead>(raw: Rewind<R>, buf: Option<Box<[u8]>>) -> Seg<R> {
     let tap = Tap {
         inner: raw,
         // The member's own magic, at its first byte, is not the next one.
         next: Capture::new(GZIP_MAGIC, 1),
     };
-    Seg::Gz(Box::new(BufReader::with_capacity(
-        INFLATE_BUFFER,
-        GzDecoder::new(tap),
-    )))
+    Seg::Gz(Box::new(Member {
+        dec: GzDecoder::new(tap),
+        buf: buf.unwrap_or_else(|| vec![0; INFLATE_BUFFER].into_boxed_slice()),
+        pos: 0,
+        end: 0,
+    }))
+}
+
+/// One gzip member's inflated bytes, buffered. The buffer goes from one
+/// member to the next ([`Seg::next_member`]): a `.warc.gz` is a member a
+/// record, and a new buffer each (a `BufReader`'s, zeroed before its first
+/// fill) cost more than the WARC parsing.
+struct Member<R> {
+    dec: GzDecoder<Tap<Rewind<R>>>,
+    buf: Box<[u8]>,
+    /// The unread bytes are `buf[pos..end]`.
+    pos: usize,
+    end: usize,
+}
+
+impl<R: BufRead> Read for Member<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        read_buffered(self, buf)
+    }
+}
+
+impl<R: BufRead> BufRead for Member<R> {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        if self.pos >= self.end {
+            self.end = self.dec.read(&mut self.buf)?;
+            self.pos = 0;
+        }
+        Ok(&self.buf[self.pos..self.end])
+    }
+
+    fn consume(&mut self, n: usize) {
+        self.pos = (self.pos + n).min(self.end);
+    }
 }
 
 impl<R: BufRead> Seg<R> {
@@ -1105,7 +1167,7 @@ impl<R: BufRead> Seg<R> {
         if let Seg::Start(mut raw) = std::mem::replace(self, Seg::End) {
             let gz = raw.fill_buf()?.starts_with(&GZIP_MAGIC[..2]);
             *self = match gz {
-                true => member(raw),
+                true => member(raw, None),
                 false => Seg::Plain(raw),
             };
         }
@@ -1121,22 +1183,22 @@ impl<R: BufRead> Seg<R> {
     /// were skipped; an error when no member is found in `limit` bytes or
     /// after junk.
     fn next_member(&mut self, broken: bool, limit: u64) -> Result<(bool, u64), String> {
-        let mut raw = match std::mem::replace(self, Seg::End) {
+        let (mut raw, buf) = match std::mem::replace(self, Seg::End) {
             Seg::Gz(member) => {
-                let mut dec = member.into_inner();
+                let Member { mut dec, buf, .. } = *member;
                 let whole = !broken && io::copy(&mut dec, &mut io::sink()).is_ok();
                 let tap = dec.into_inner();
                 let mut raw = tap.inner;
                 if !whole {
                     raw.unread(&tap.next.take());
                 }
-                raw
+                (raw, buf)
             }
             _ => return Ok((false, 0)),
         };
         match scan_to(&mut raw, GZIP_MAGIC, limit) {
             Ok((Scan::Found, n)) => {
-                *self = member(raw);
+                *self = member(raw, Some(buf));
                 Ok((true, n))
             }
             Ok((Scan::End, 0)) => Ok((false, 0)),
@@ -1162,7 +1224,7 @@ impl<R: BufRead> Seg<R> {
     fn start_members(&mut self, front: Vec<u8>) {
         if let Seg::Plain(mut raw) = std::mem::replace(self, Seg::End) {
             raw.unread(&front);
-            *self = member(raw);
+            *self = member(raw, None);
         }
     }
 }
@@ -1172,7 +1234,7 @@ impl<R> Seg<R> {
     /// its raw bytes: it was cut short and went on inflating the next one.
     fn swallowed_next_member(&self) -> bool {
         match self {
-            Seg::Gz(member) => member.get_ref().get_ref().next.started,
+            Seg::Gz(member) => member.dec.get_ref().next.started,
             _ => false,
         }
     }

@@ -357,8 +357,8 @@ impl TreeSink for Sink {
             return self.phantom(name);
         };
         let mut dom = self.dom.borrow_mut();
-        let block = name.ns == ns!(html)
-            && matches!(dom.intern_tag(&name.local).flow(), Flow::Block | Flow::Cell);
+        let tag = dom.intern_tag(&name.local);
+        let block = name.ns == ns!(html) && matches!(tag.flow(), Flow::Block | Flow::Cell);
         let cost = ELEMENT_MEMORY + if block { BLOCK_MEMORY } else { 0 };
         let Some(memory) = self.memory.get().checked_sub(cost) else {
             drop(dom);
@@ -371,7 +371,7 @@ impl TreeSink for Sink {
         self.budget.set(left);
         let attrs_start = u32::try_from(dom.attrs.len()).unwrap_or(u32::MAX);
         Sink::push_attrs(&mut dom, &attrs);
-        let id = dom.push_element(&name, attrs_start, attrs.len() as u32);
+        let id = dom.push_element_tagged(&name, tag, attrs_start, attrs.len() as u32);
         Handle {
             id,
             ns: name.ns,
