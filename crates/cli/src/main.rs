@@ -115,7 +115,11 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     if writes_to_stdout(&cli.command) && !stdout_is_open() {
-        eprintln!("unchaff: standard output is closed: nowhere to write the results");
+        eprintln!(
+            "unchaff: standard output is closed: nowhere to write the results \
+             (/dev/null opened read-write, as Python's subprocess.DEVNULL does, looks the same \
+             to a program; open it write-only, or pass --out where the command has it)"
+        );
         return ExitCode::FAILURE;
     }
     let result = match cli.command {
