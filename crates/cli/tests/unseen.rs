@@ -1,8 +1,10 @@
 //! Page classes that came out empty on pages no model had seen (issue
 //! #23), each as a fixture written for the purpose (not dev data): a
 //! forum thread serialized as XHTML, one whose posts are only inside
-//! `<noscript>`, a short listing under a long cookie-consent dialog, and
-//! a page with no main content at all (issue #37).
+//! `<noscript>`, a short listing under a long cookie-consent dialog, a
+//! page with no main content at all (issue #37); and the failure classes
+//! of issue #38: several stories on one page, a news column beside a
+//! short story.
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -87,4 +89,54 @@ fn a_cookie_dialog_is_not_the_content() {
 #[test]
 fn a_navigation_page_gives_nothing() {
     assert_eq!(extract("navigation-only.html").trim(), "");
+}
+
+/// Issue #38, class 2: a "Latest news" column of six teasers (a headline
+/// and two sentences each) beside a three-paragraph story. The column,
+/// longer and written like articles, came out with (and before) the
+/// story; the story the page's title names is the content.
+#[test]
+fn a_news_column_beside_a_short_story_is_not_the_content() {
+    let text = extract("news-list.html");
+    assert_has(
+        &text,
+        &[
+            "Engineers began repairing the old sea wall",
+            "close the promenade between the lifeboat station",
+            "set back in place",
+        ],
+    );
+    assert_lacks(
+        &text,
+        &[
+            "Latest news",
+            "Council approves",
+            "The ferry company",
+            "2 hours ago",
+        ],
+    );
+}
+
+/// Issue #38, class 1: "Top stories" teasers above the article and the
+/// next article appended below it (an infinite-scroll page, each article
+/// an `h1.entry-title`). Only the story the title names is the content.
+#[test]
+fn one_story_of_several_on_a_page() {
+    let text = extract("several-stories.html");
+    assert_has(
+        &text,
+        &[
+            "Engineers began repairing the old sea wall",
+            "set back in place",
+        ],
+    );
+    assert_lacks(
+        &text,
+        &[
+            "Top stories",
+            "Council approves",
+            "science block",
+            "roof garden",
+        ],
+    );
 }
