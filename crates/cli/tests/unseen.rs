@@ -4,7 +4,7 @@
 //! `<noscript>`, a short listing under a long cookie-consent dialog, a
 //! page with no main content at all (issue #37); and the failure classes
 //! of issue #38: several stories on one page, a news column beside a
-//! short story.
+//! short story, lines of page furniture inside the article.
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -137,6 +137,34 @@ fn one_story_of_several_on_a_page() {
             "Council approves",
             "science block",
             "roof garden",
+        ],
+    );
+}
+
+/// Issue #38, class 3: lines of page furniture inside the article's own
+/// container, each a paragraph of its own — a post's meta line with `|`,
+/// a gallery's counter, an advertisement's label, a quote box's "Click to
+/// expand...". All came out between the paragraphs; the prose stays.
+#[test]
+fn chrome_lines_inside_the_article_go() {
+    let text = extract("chrome-lines.html");
+    assert_has(
+        &text,
+        &[
+            "trimmed by hand",
+            "town museum",
+            "small exhibition",
+            "never the same colour",
+            "wrecks and rescues",
+        ],
+    );
+    assert_lacks(
+        &text,
+        &[
+            "Posted by",
+            "Image 2 of 5",
+            "Advertisement",
+            "Click to expand",
         ],
     );
 }

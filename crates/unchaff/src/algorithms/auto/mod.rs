@@ -47,6 +47,7 @@
 //! `include-comments=1` (`--include-comments`): then the prose of every
 //! block in a comment container (class/id vocabulary) is kept as well.
 
+pub mod chrome_lines;
 pub mod comments;
 pub mod consent;
 pub mod context;
@@ -252,6 +253,9 @@ pub struct Auto {
     /// Whether the story the page's title names settles the selection
     /// ([`story`]).
     pub story: bool,
+    /// Whether kept lines of page furniture are dropped
+    /// ([`chrome_lines`]).
+    pub chrome_lines: bool,
 }
 
 impl Auto {
@@ -277,6 +281,7 @@ impl Auto {
             keep_title: false,
             nothing: true,
             story: true,
+            chrome_lines: true,
         })
     }
 
@@ -385,6 +390,11 @@ impl Auto {
                         to_story = story::take_story(b, p, self.threshold, &mut keep, st)
                     }
                 },
+                Phase::ChromeLines => {
+                    if self.chrome_lines {
+                        chrome_lines::drop_chrome_lines(page, b, &mut keep);
+                    }
+                }
             }
         }
         (keep, kept, to_story)
@@ -626,6 +636,12 @@ pub const PARAMS: &[Param] = &[
         meaning: "1 lets the story a heading names (the page title's words) settle the selection: teasers kept before it and a next article appended after it go, and a short story missed beside a news list, or one the less certain blocks lie mostly outside, is taken instead; 0 leaves the model's choice",
     },
     Param {
+        name: "chrome-lines",
+        default: "1",
+        range: "0 or 1",
+        meaning: "1 drops kept blocks that are a line of page furniture: an advertisement's label, \"Click to expand\", a gallery's \"Image 2 of 5\", a post's \"Posted by … | 9:41 PM\" or permalink line; 0 keeps them",
+    },
+    Param {
         name: "context",
         default: "1",
         range: "0 or 1",
@@ -675,6 +691,7 @@ fn configure(p: &mut Params) -> Result<Auto, Error> {
     a.keep_title = p.f64("keep-title", 0.0)? != 0.0;
     a.nothing = p.f64("nothing", 1.0)? != 0.0;
     a.story = p.f64("story", 1.0)? != 0.0;
+    a.chrome_lines = p.f64("chrome-lines", 1.0)? != 0.0;
     Ok(a)
 }
 
@@ -736,6 +753,10 @@ enum Phase {
     /// ([`story::settle`]); relaxed, the story's text replaces a
     /// selection that lies mostly outside it ([`story::take_story`]).
     Story,
+    /// Drops kept blocks that are a line of page furniture
+    /// ([`chrome_lines`], `chrome-lines=1`): an advertisement's label,
+    /// "Click to expand", a gallery's counter, a post's meta line.
+    ChromeLines,
 }
 
 /// The phases of a selection pass, in order, each with whether the
@@ -749,6 +770,7 @@ const PHASES: &[(Phase, bool)] = &[
     (Phase::Listings, false),
     (Phase::DropComments, true),
     (Phase::Story, true),
+    (Phase::ChromeLines, true),
 ];
 
 /// Why `auto` scored each block of a page as it did ([`Auto::explain_blocks`]).
