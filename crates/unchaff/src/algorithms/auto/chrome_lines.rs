@@ -18,12 +18,16 @@
 //! …)"), kept by the gold about one time in three.
 
 use super::features::Blocks;
-use super::nothing::texts_of;
 use crate::annotate::Page;
 
 /// A chrome line is short: a block of more characters than this is prose
 /// that happens to start alike ("Posted by the editors, this guide …").
 pub const LINE_MAX_CHARS: u32 = 160;
+
+/// The labels, prompts and counters below are at most this many bytes
+/// (with their punctuation); a longer line without a `|` is none of them
+/// and is not lower-cased.
+const SHORT_LINE_BYTES: usize = 48;
 
 /// Advertisement labels, lower-cased, as a whole line (English, German,
 /// French, Italian, Polish, Russian, Greek, Chinese: the dev folders'
@@ -60,7 +64,11 @@ const GALLERY_WORDS: &[&str] = &["image", "photo", "picture", "slide"];
 /// Whether `text`, a block's whole text, is a chrome line (see the module
 /// documentation).
 pub fn is_chrome_line(text: &str) -> bool {
-    let lower = text.trim().to_lowercase();
+    let text = text.trim();
+    if text.len() > SHORT_LINE_BYTES && !text.contains('|') {
+        return false;
+    }
+    let lower = text.to_lowercase();
     let bare = lower.trim_matches(|c: char| !c.is_alphanumeric());
     if ADVERT_LABELS.contains(&bare) {
         return true;
@@ -95,20 +103,25 @@ fn gallery_counter(s: &str) -> bool {
     }
 }
 
-/// Unkeeps the kept blocks that are chrome lines ([`is_chrome_line`],
-/// at most [`LINE_MAX_CHARS`]); returns how many.
+/// Unkeeps the kept blocks that are chrome lines ([`is_chrome_line`]):
+/// leaf blocks of at most [`LINE_MAX_CHARS`], each read from its own
+/// subtree (the chrome lines are leaves: a label, a counter, a meta
+/// line); returns how many.
 pub fn drop_chrome_lines(page: &Page<'_>, b: &Blocks, keep: &mut [bool]) -> usize {
-    let n = keep.len().min(b.chars.len());
-    let short: Vec<usize> = (0..n)
-        .filter(|&k| keep[k] && b.chars[k] <= LINE_MAX_CHARS)
-        .collect();
-    if short.is_empty() {
-        return 0;
-    }
-    let texts = texts_of(page, b, &short);
+    let n = keep.len().min(b.chars.len()).min(b.leaf.len());
     let mut dropped = 0;
-    for (&k, text) in short.iter().zip(&texts) {
-        if is_chrome_line(text) {
+    let mut text = String::new();
+    for k in 0..n {
+        if !keep[k] || !b.leaf[k] || b.chars[k] > LINE_MAX_CHARS {
+            continue;
+        }
+        text.clear();
+        for d in page.dom.descendants(b.nodes[k]) {
+            if let Some(s) = page.dom.text_of(d) {
+                text.push_str(s);
+            }
+        }
+        if is_chrome_line(&text) {
             keep[k] = false;
             dropped += 1;
         }
