@@ -111,8 +111,8 @@ pub fn drop_chrome_lines(page: &Page<'_>, b: &Blocks, keep: &mut [bool]) -> usiz
     let n = keep.len().min(b.chars.len()).min(b.leaf.len());
     let mut dropped = 0;
     let mut text = String::new();
-    for k in 0..n {
-        if !keep[k] || !b.leaf[k] || b.chars[k] > LINE_MAX_CHARS {
+    for (k, kept) in keep.iter_mut().enumerate().take(n) {
+        if !*kept || !b.leaf[k] || b.chars[k] > LINE_MAX_CHARS {
             continue;
         }
         text.clear();
@@ -122,7 +122,7 @@ pub fn drop_chrome_lines(page: &Page<'_>, b: &Blocks, keep: &mut [bool]) -> usiz
             }
         }
         if is_chrome_line(&text) {
-            keep[k] = false;
+            *kept = false;
             dropped += 1;
         }
     }

@@ -11,8 +11,9 @@
 //! "latest news" teasers as the teasers, because the relaxed selection
 //! takes whatever the model was least unsure of.
 //!
-//! The phase ([`super::Phase::Story`]) runs after the others of each
-//! selection pass: at the threshold [`settle`], relaxed [`take_story`].
+//! The phase (`Phase::Story` of [`super::Auto::select`]) runs after the
+//! others of each selection pass: at the threshold [`settle`], relaxed
+//! [`take_story`].
 
 use super::features::{self, Blocks};
 use super::headline::page_titles;
