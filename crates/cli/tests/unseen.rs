@@ -4,17 +4,23 @@
 //! `<noscript>`, a short listing under a long cookie-consent dialog, a
 //! page with no main content at all (issue #37); and the failure classes
 //! of issue #38: several stories on one page, a news column beside a
-//! short story, lines of page furniture inside the article.
+//! short story, lines of page furniture inside the article, comment
+//! machinery.
 
 use std::path::PathBuf;
 use std::process::Command;
 
 fn extract(fixture: &str) -> String {
+    extract_with(fixture, &[])
+}
+
+fn extract_with(fixture: &str, args: &[&str]) -> String {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fixtures")
         .join(fixture);
     let o = Command::new(env!("CARGO_BIN_EXE_unchaff"))
         .arg("extract")
+        .args(args)
         .arg(path)
         .output()
         .expect("run unchaff");
@@ -167,4 +173,37 @@ fn chrome_lines_inside_the_article_go() {
             "Click to expand",
         ],
     );
+}
+
+/// Issue #38, class 4: with `--include-comments`, a blog post's comments
+/// are kept, and their machinery is not: the reply form's heading, notes,
+/// labels and check boxes, the log-in prompt, the formatting help, and
+/// each comment's "Reply" link (which came out under every comment).
+#[test]
+fn comment_machinery_is_never_content() {
+    let text = extract_with("comments.html", &["--include-comments"]);
+    assert_has(
+        &text,
+        &[
+            "rebuilt from the bottom up",
+            "the hearting was the part we got wrong",
+            "lasted a hundred years",
+        ],
+    );
+    assert_lacks(
+        &text,
+        &[
+            "Reply",
+            "Leave a",
+            "Required fields",
+            "Notify me",
+            "logged in",
+            "HTML tags",
+            "Save my name",
+        ],
+    );
+    // Without it, the comments go too.
+    let text = extract("comments.html");
+    assert_has(&text, &["rebuilt from the bottom up"]);
+    assert_lacks(&text, &["hearting was the part", "Reply"]);
 }

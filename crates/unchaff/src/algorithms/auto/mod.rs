@@ -639,7 +639,7 @@ pub const PARAMS: &[Param] = &[
         name: "chrome-lines",
         default: "1",
         range: "0 or 1",
-        meaning: "1 drops kept blocks that are a line of page furniture: an advertisement's label, \"Click to expand\", a gallery's \"Image 2 of 5\", a post's \"Posted by … | 9:41 PM\" or permalink line; 0 keeps them",
+        meaning: "1 drops kept blocks that are a line of page furniture: an advertisement's label, \"Click to expand\", a gallery's \"Image 2 of 5\", a post's \"Posted by … | 9:41 PM\" or permalink line, a post's or comment's \"Reply\", \"Quote\" or \"Share\" button; 0 keeps them",
     },
     Param {
         name: "context",
@@ -755,7 +755,8 @@ enum Phase {
     Story,
     /// Drops kept blocks that are a line of page furniture
     /// ([`chrome_lines`], `chrome-lines=1`): an advertisement's label,
-    /// "Click to expand", a gallery's counter, a post's meta line.
+    /// "Click to expand", a gallery's counter, a post's meta line, a
+    /// post's or comment's "Reply" button.
     ChromeLines,
 }
 
