@@ -346,8 +346,13 @@ pub fn holds(b: &Blocks, k: usize, inner: usize) -> bool {
     let (Some(&hk), Some(&hi)) = (held.block.get(k), held.block.get(inner)) else {
         return false;
     };
-    let (hk, hi) = (hk as usize, hi as usize);
-    hk <= hi && hi < subtree_end(held, hk)
+    // Up from `inner`'s element (parents come first in document order):
+    // as deep as the page, not as long as `k`'s subtree.
+    let (hk, mut a) = (hk as usize, hi as usize);
+    while a < held.len() && a > hk {
+        a = held.parent[a] as usize;
+    }
+    a == hk
 }
 
 /// The end of held element `h`'s subtree in `held` (held elements are in
