@@ -1,18 +1,26 @@
 //! Page classes that came out empty on pages no model had seen (issue
 //! #23), each as a fixture written for the purpose (not dev data): a
 //! forum thread serialized as XHTML, one whose posts are only inside
-//! `<noscript>`, a short listing under a long cookie-consent dialog, and
-//! a page with no main content at all (issue #37).
+//! `<noscript>`, a short listing under a long cookie-consent dialog, a
+//! page with no main content at all (issue #37); and the failure classes
+//! of issue #38: several stories on one page, a news column beside a
+//! short story, lines of page furniture inside the article, comment
+//! machinery.
 
 use std::path::PathBuf;
 use std::process::Command;
 
 fn extract(fixture: &str) -> String {
+    extract_with(fixture, &[])
+}
+
+fn extract_with(fixture: &str, args: &[&str]) -> String {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fixtures")
         .join(fixture);
     let o = Command::new(env!("CARGO_BIN_EXE_unchaff"))
         .arg("extract")
+        .args(args)
         .arg(path)
         .output()
         .expect("run unchaff");
@@ -87,4 +95,115 @@ fn a_cookie_dialog_is_not_the_content() {
 #[test]
 fn a_navigation_page_gives_nothing() {
     assert_eq!(extract("navigation-only.html").trim(), "");
+}
+
+/// Issue #38, class 2: a "Latest news" column of six teasers (a headline
+/// and two sentences each) beside a three-paragraph story. The column,
+/// longer and written like articles, came out with (and before) the
+/// story; the story the page's title names is the content.
+#[test]
+fn a_news_column_beside_a_short_story_is_not_the_content() {
+    let text = extract("news-list.html");
+    assert_has(
+        &text,
+        &[
+            "Engineers began repairing the old sea wall",
+            "close the promenade between the lifeboat station",
+            "set back in place",
+        ],
+    );
+    assert_lacks(
+        &text,
+        &[
+            "Latest news",
+            "Council approves",
+            "The ferry company",
+            "2 hours ago",
+        ],
+    );
+}
+
+/// Issue #38, class 1: "Top stories" teasers above the article and the
+/// next article appended below it (an infinite-scroll page, each article
+/// an `h1.entry-title`). Only the story the title names is the content.
+#[test]
+fn one_story_of_several_on_a_page() {
+    let text = extract("several-stories.html");
+    assert_has(
+        &text,
+        &[
+            "Engineers began repairing the old sea wall",
+            "set back in place",
+        ],
+    );
+    assert_lacks(
+        &text,
+        &[
+            "Top stories",
+            "Council approves",
+            "science block",
+            "roof garden",
+        ],
+    );
+}
+
+/// Issue #38, class 3: lines of page furniture inside the article's own
+/// container, each a paragraph of its own — a post's meta line with `|`,
+/// a gallery's counter, an advertisement's label, a quote box's "Click to
+/// expand...". All came out between the paragraphs; the prose stays.
+#[test]
+fn chrome_lines_inside_the_article_go() {
+    let text = extract("chrome-lines.html");
+    assert_has(
+        &text,
+        &[
+            "trimmed by hand",
+            "town museum",
+            "small exhibition",
+            "never the same colour",
+            "wrecks and rescues",
+        ],
+    );
+    assert_lacks(
+        &text,
+        &[
+            "Posted by",
+            "Image 2 of 5",
+            "Advertisement",
+            "Click to expand",
+        ],
+    );
+}
+
+/// Issue #38, class 4: with `--include-comments`, a blog post's comments
+/// are kept, and their machinery is not: the reply form's heading, notes,
+/// labels and check boxes, the log-in prompt, the formatting help, and
+/// each comment's "Reply" link (which came out under every comment).
+#[test]
+fn comment_machinery_is_never_content() {
+    let text = extract_with("comments.html", &["--include-comments"]);
+    assert_has(
+        &text,
+        &[
+            "rebuilt from the bottom up",
+            "the hearting was the part we got wrong",
+            "lasted a hundred years",
+        ],
+    );
+    assert_lacks(
+        &text,
+        &[
+            "Reply",
+            "Leave a",
+            "Required fields",
+            "Notify me",
+            "logged in",
+            "HTML tags",
+            "Save my name",
+        ],
+    );
+    // Without it, the comments go too.
+    let text = extract("comments.html");
+    assert_has(&text, &["rebuilt from the bottom up"]);
+    assert_lacks(&text, &["hearting was the part", "Reply"]);
 }

@@ -27,11 +27,15 @@
 //!    ([`siblings::keep_siblings`]); the code listings and definition
 //!    lists beside kept prose ([`listings::keep_listings`]); then an
 //!    article's comments go
-//!    ([`comments::drop_comments`]). When what is left is short for the
+//!    ([`comments::drop_comments`]); then the story the page's title
+//!    names settles it ([`story`]: teasers before it and a next article
+//!    after it go; a short story missed beside a news list is taken).
+//!    When what is left is short for the
 //!    page ([`RELAX_CHARS`], [`RELAX_SHARE`]) it takes the less certain
 //!    blocks too, their records filled at floors relaxed alike (a listing
 //!    the model is unsure of throughout) and an article's comments still
-//!    going; when even those are almost nothing of a page that has text
+//!    going, or the story's text when they lie mostly outside it; when
+//!    even those are almost nothing of a page that has text
 //!    ([`FALLBACK_CHARS`], [`FALLBACK_SHARE`]), CETD-TPC's block (unless
 //!    that block is the consent dialog).
 //!
@@ -43,6 +47,7 @@
 //! `include-comments=1` (`--include-comments`): then the prose of every
 //! block in a comment container (class/id vocabulary) is kept as well.
 
+pub mod chrome_lines;
 pub mod comments;
 pub mod consent;
 pub mod context;
@@ -52,6 +57,7 @@ pub mod listings;
 pub mod nothing;
 pub mod records;
 pub mod siblings;
+pub mod story;
 pub mod vocab;
 
 use super::{Algorithm, Param, Params, Reason, Selection};
@@ -244,6 +250,12 @@ pub struct Auto {
     /// Whether a selection that is no main content (page chrome only, an
     /// error page's message) is dropped ([`nothing`]).
     pub nothing: bool,
+    /// Whether the story the page's title names settles the selection
+    /// ([`story`]).
+    pub story: bool,
+    /// Whether kept lines of page furniture are dropped
+    /// ([`chrome_lines`]).
+    pub chrome_lines: bool,
 }
 
 impl Auto {
@@ -268,6 +280,8 @@ impl Auto {
             use_context: true,
             keep_title: false,
             nothing: true,
+            story: true,
+            chrome_lines: true,
         })
     }
 
@@ -295,22 +309,26 @@ impl Auto {
 
     /// One pass of the selection over the blocks: the blocks at or above
     /// the pass's threshold, then each phase of [`PHASES`] that runs in
-    /// this pass, in order. Returns the kept flags and the characters kept
-    /// when [`Phase::Measure`] ran (what the fallback's test reads).
+    /// this pass, in order (`story`: the page's, [`story::find_story`]).
+    /// Returns the kept flags, the characters kept when [`Phase::Measure`]
+    /// ran (what the fallback's test reads), and whether the relaxed
+    /// selection gave way to the story (then the fallback's last resort
+    /// does not run).
     fn pass(
         &self,
         page: &Page<'_>,
         b: &Blocks,
-        block_stage: &[f32],
-        p: &[f32],
+        (block_stage, p): (&[f32], &[f32]),
         pass: Pass,
-    ) -> (Vec<bool>, u32) {
+        story: Option<&story::Story>,
+    ) -> (Vec<bool>, u32, bool) {
         let t = match pass {
             Pass::AtThreshold => self.threshold,
             Pass::Relaxed => self.threshold * FALLBACK_RELAX,
         };
         let mut keep: Vec<bool> = p.iter().map(|&x| x >= t).collect();
         let mut kept = 0;
+        let mut to_story = false;
         for &(phase, relaxed_too) in PHASES {
             if pass == Pass::Relaxed && !relaxed_too {
                 continue;
@@ -362,9 +380,24 @@ impl Auto {
                         comments::drop_comments(page, b, &mut keep);
                     }
                 }
+                Phase::Story => match (story, pass) {
+                    (None, _) => {}
+                    (Some(st), Pass::AtThreshold) => {
+                        let relaxed = self.threshold * FALLBACK_RELAX;
+                        story::settle(page, b, block_stage, p, &mut keep, st, relaxed);
+                    }
+                    (Some(st), Pass::Relaxed) => {
+                        to_story = story::take_story(b, p, self.threshold, &mut keep, st)
+                    }
+                },
+                Phase::ChromeLines => {
+                    if self.chrome_lines {
+                        chrome_lines::drop_chrome_lines(page, b, &mut keep);
+                    }
+                }
             }
         }
-        (keep, kept)
+        (keep, kept, to_story)
     }
 
     /// The selected blocks: those at or above the threshold; when they
@@ -380,13 +413,20 @@ impl Auto {
         let under = |kept: u32, chars: u32, share: f32| {
             self.fallback && total > 0 && kept < chars && (kept as f32) < share * total as f32
         };
-        let (mut keep, kept) = self.pass(page, b, block_stage, p, Pass::AtThreshold);
+        let story = match self.story {
+            true => story::find_story(page, b),
+            false => None,
+        };
+        let probabilities = (block_stage, p);
+        let (mut keep, kept, _) =
+            self.pass(page, b, probabilities, Pass::AtThreshold, story.as_ref());
         let mut relaxed = false;
         if under(kept, RELAX_CHARS, RELAX_SHARE) {
             relaxed = true;
             // The next candidates: the blocks the model was less sure of.
-            let (k2, kept2) = self.pass(page, b, block_stage, p, Pass::Relaxed);
-            if under(kept2, FALLBACK_CHARS, FALLBACK_SHARE) {
+            let (k2, kept2, to_story) =
+                self.pass(page, b, probabilities, Pass::Relaxed, story.as_ref());
+            if !to_story && under(kept2, FALLBACK_CHARS, FALLBACK_SHARE) {
                 let best = super::cetd_tpc::CetdTpc::default().run(page);
                 let dialog = self.consent
                     && best
@@ -590,6 +630,18 @@ pub const PARAMS: &[Param] = &[
         meaning: "1 gives an empty result for a page with no main content (only menus, footers, sign-up boxes or a copyright line kept; an error page's message); 0 keeps them",
     },
     Param {
+        name: "story",
+        default: "1",
+        range: "0 or 1",
+        meaning: "1 lets the story a heading names (the page title's words) settle the selection: teasers kept before it and a next article appended after it go, and a short story missed beside a news list, or one the less certain blocks lie mostly outside, is taken instead; 0 leaves the model's choice",
+    },
+    Param {
+        name: "chrome-lines",
+        default: "1",
+        range: "0 or 1",
+        meaning: "1 drops kept blocks that are a line of page furniture: an advertisement's label, \"Click to expand\", a gallery's \"Image 2 of 5\", a post's \"Posted by … | 9:41 PM\" or permalink line, a post's or comment's \"Reply\", \"Quote\" or \"Share\" button; 0 keeps them",
+    },
+    Param {
         name: "context",
         default: "1",
         range: "0 or 1",
@@ -638,6 +690,8 @@ fn configure(p: &mut Params) -> Result<Auto, Error> {
     }
     a.keep_title = p.f64("keep-title", 0.0)? != 0.0;
     a.nothing = p.f64("nothing", 1.0)? != 0.0;
+    a.story = p.f64("story", 1.0)? != 0.0;
+    a.chrome_lines = p.f64("chrome-lines", 1.0)? != 0.0;
     Ok(a)
 }
 
@@ -693,6 +747,17 @@ enum Phase {
     /// thread's replies stay. With the relaxed threshold it keeps the
     /// comment thread out (dragnet's Slashdot stories: precision 0.05).
     DropComments,
+    /// The story the page's title names ([`story`], `story=1`): at the
+    /// threshold, the teasers kept before it and the next story appended
+    /// after it go, or a missed story replaces a news list
+    /// ([`story::settle`]); relaxed, the story's text replaces a
+    /// selection that lies mostly outside it ([`story::take_story`]).
+    Story,
+    /// Drops kept blocks that are a line of page furniture
+    /// ([`chrome_lines`], `chrome-lines=1`): an advertisement's label,
+    /// "Click to expand", a gallery's counter, a post's meta line, a
+    /// post's or comment's "Reply" button.
+    ChromeLines,
 }
 
 /// The phases of a selection pass, in order, each with whether the
@@ -705,6 +770,8 @@ const PHASES: &[(Phase, bool)] = &[
     (Phase::Siblings, false),
     (Phase::Listings, false),
     (Phase::DropComments, true),
+    (Phase::Story, true),
+    (Phase::ChromeLines, true),
 ];
 
 /// Why `auto` scored each block of a page as it did ([`Auto::explain_blocks`]).
@@ -994,6 +1061,34 @@ mod tests {
         assert!(t.contains("Capacity 58 liters"), "{t}");
         assert!(t.contains("Trail pack number 5"), "{t}");
         assert!(!t.contains("Shipping"), "{t}");
+    }
+
+    #[test]
+    fn the_relaxed_selection_gives_way_to_the_story() {
+        // A blog post of two lines under a long sidebar: the model is
+        // unsure of everything, and of the sidebar's blogroll less.
+        let a = Auto::new().unwrap();
+        let blogroll: String = (0..30)
+            .map(|i| format!("<li><a href=/b{i}>A friend's blog number {i}</a></li>"))
+            .collect();
+        let html = format!(
+            "<html><head><title>Paper leaves for crafting - My Craft Blog</title></head><body>\
+             <div class=sidebar><h2>Blogroll</h2><ul>{blogroll}</ul></div>\
+             <div class=post><h1>Paper leaves for crafting</h1>\
+             <p>I love the idea of keeping these punched paper leaves for other craft projects.</p>\
+             <p>Get the details at the shop.</p></div></body></html>"
+        );
+        let rows = [
+            ("blog number", a.threshold * 0.6),
+            ("leaves", a.threshold * 0.2),
+        ];
+        let t = selected_with(&a, &html, &rows);
+        assert!(t.contains("punched paper leaves"), "{t}");
+        assert!(!t.contains("blog number"), "{t}");
+        let mut without = Auto::new().unwrap();
+        without.story = false;
+        let t = selected_with(&without, &html, &rows);
+        assert!(t.contains("blog number 7"), "{t}");
     }
 
     #[test]

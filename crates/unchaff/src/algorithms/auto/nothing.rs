@@ -151,7 +151,7 @@ fn short_lines_with_legal(page: &Page<'_>, b: &Blocks, keep: &[bool]) -> bool {
 pub const LABEL_WORDS: usize = 6;
 
 /// The text of each of `blocks` (block indices, ascending), in order.
-fn texts_of(page: &Page<'_>, b: &Blocks, blocks: &[usize]) -> Vec<String> {
+pub(super) fn texts_of(page: &Page<'_>, b: &Blocks, blocks: &[usize]) -> Vec<String> {
     let mut text = vec![String::new(); blocks.len()];
     for (t, k) in page.texts.iter().zip(b.text_block.iter()) {
         if let Ok(j) = blocks.binary_search(&(k as usize))
