@@ -126,7 +126,7 @@ impl Method {
 
     /// Its parameters (`Options::params` keys), documented.
     pub fn params(self) -> &'static [Param] {
-        self.entry().params
+        (self.entry().params)()
     }
 
     /// Every algorithm's name, the default first.
@@ -179,8 +179,9 @@ pub struct Entry {
     pub summary: &'static str,
     /// Builds the algorithm; fails on an unknown or malformed parameter.
     pub build: fn(&mut Params) -> Result<Box<dyn Algorithm>, Error>,
-    /// Its parameters, documented.
-    pub params: &'static [Param],
+    /// Its parameters, documented (a function: `auto`'s help is written
+    /// from its constants on first use).
+    pub params: fn() -> &'static [Param],
 }
 
 /// One documented algorithm parameter, for `unchaff algorithms --params`.
@@ -203,98 +204,98 @@ pub const REGISTRY: &[Entry] = &[
         name: "auto",
         summary: "two-stage boosted-tree block classifier over the seed signals and structural cues",
         build: auto::build,
-        params: auto::PARAMS,
+        params: auto::params,
     },
     Entry {
         method: Method::CetdTpc,
         name: "cetd-tpc",
         summary: "text block density x how widely each tag path covers the page (Wu et al. 2016)",
         build: cetd_tpc::build,
-        params: cetd_tpc::PARAMS,
+        params: || cetd_tpc::PARAMS,
     },
     Entry {
         method: Method::CetdTpcPagewide,
         name: "cetd-tpc-pagewide",
         summary: "cetd-tpc reading path coverage over the whole page (for comparison)",
         build: cetd_tpc::build_pagewide,
-        params: cetd_tpc::PARAMS,
+        params: || cetd_tpc::PARAMS,
     },
     Entry {
         method: Method::PathClustering,
         name: "path-clustering",
         summary: "tag-path clustering with trained thresholds and per-site templates",
         build: path_clustering::build,
-        params: path_clustering::PARAMS,
+        params: || path_clustering::PARAMS,
     },
     Entry {
         method: Method::TextDistribution,
         name: "text-distribution",
         summary: "Gaussian-smoothed sentence and node weights; the node of largest weight",
         build: text_distribution::build,
-        params: text_distribution::PARAMS,
+        params: || text_distribution::PARAMS,
     },
     Entry {
         method: Method::TemplateSvm,
         name: "template-svm",
         summary: "per-site template library + an SVM over block features",
         build: template_svm::build,
-        params: template_svm::PARAMS,
+        params: || template_svm::PARAMS,
     },
     Entry {
         method: Method::Cc,
         name: "cc",
         summary: "content correlativity with neighbour smoothing, for news and forums",
         build: cc::build,
-        params: cc::PARAMS,
+        params: || cc::PARAMS,
     },
     Entry {
         method: Method::Cetd,
         name: "cetd",
         summary: "composite text density + DensitySum (Sun et al. 2011; reference)",
         build: cetd::build,
-        params: cetd::PARAMS,
+        params: || cetd::PARAMS,
     },
     Entry {
         method: Method::CetdTd,
         name: "cetd-td",
         summary: "cetd with simple text density (reference)",
         build: cetd::build_td,
-        params: cetd::PARAMS,
+        params: || cetd::PARAMS,
     },
     Entry {
         method: Method::Cepr,
         name: "cepr",
         summary: "tag path ratio x dispersion, path-aware smoothing (Wu et al. 2013; reference)",
         build: cepr::build,
-        params: cepr::PARAMS,
+        params: || cepr::PARAMS,
     },
     Entry {
         method: Method::CeprTpr,
         name: "cepr-tpr",
         summary: "cepr with plain text-to-tag-path ratios, no smoothing (reference)",
         build: cepr::build_tpr,
-        params: cepr::PARAMS_TPR,
+        params: || cepr::PARAMS_TPR,
     },
     Entry {
         method: Method::Cetr,
         name: "cetr",
         summary: "text-to-tag ratio of source lines, 2-D k-means (Weninger et al. 2010; reference)",
         build: cetr::build,
-        params: cetr::PARAMS,
+        params: || cetr::PARAMS,
     },
     Entry {
         method: Method::CetrKm,
         name: "cetr-km",
         summary: "cetr with 1-D k-means on the smoothed ratios (reference)",
         build: cetr::build_km,
-        params: cetr::PARAMS,
+        params: || cetr::PARAMS,
     },
     Entry {
         method: Method::CetrTm,
         name: "cetr-tm",
         summary: "cetr with a threshold of lambda standard deviations (reference)",
         build: cetr::build_tm,
-        params: cetr::PARAMS_TM,
+        params: || cetr::PARAMS_TM,
     },
 ];
 
@@ -494,14 +495,14 @@ mod tests {
             let mut p = Params::new(&[]);
             (e.build)(&mut p).unwrap();
             let mut taken: Vec<&str> = p.known.iter().map(|k| k.0.as_str()).collect();
-            let mut documented: Vec<&str> = e.params.iter().map(|d| d.name).collect();
+            let mut documented: Vec<&str> = (e.params)().iter().map(|d| d.name).collect();
             taken.sort_unstable();
             documented.sort_unstable();
             assert_eq!(taken, documented, "{}", e.name);
             // A number's documented default is the one the build uses
             // (model-dependent ones say so in words).
             for (k, default) in &p.known {
-                let doc = e.params.iter().find(|d| d.name == k).unwrap();
+                let doc = (e.params)().iter().find(|d| d.name == k).unwrap();
                 if let (Some(d), Ok(written)) = (default, doc.default.parse::<f64>()) {
                     // f32 defaults read back as f64 are off by up to
                     // ~1e-8 relative (0.1f32 is 0.10000000149).

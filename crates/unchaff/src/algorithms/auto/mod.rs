@@ -567,11 +567,14 @@ fn borderline_share(b: &Blocks, p: &[f32], total: u32) -> f32 {
     share(unsure, total)
 }
 
-/// The parameters (`unchaff algorithms --params`).
-pub const PARAMS: &[Param] = &[
+/// The parameters (`unchaff algorithms --params`): the defaults and the
+/// numbers in the help are written from the constants they stand for, once
+/// a process, so that the help cannot drift from the code.
+pub fn params() -> &'static [Param] {
+    static PARAMS: std::sync::LazyLock<Vec<Param>> = std::sync::LazyLock::new(|| vec![
     Param {
         name: "threshold",
-        default: "0.5",
+        default: text(THRESHOLD.to_string()),
         range: "0 to 1",
         meaning: "probability of content above which a block is kept; lower keeps more (recall), higher keeps less (precision)",
     },
@@ -591,7 +594,11 @@ pub const PARAMS: &[Param] = &[
         name: "fallback",
         default: "1",
         range: "0 or 1",
-        meaning: "when the kept text is short (under 600 characters and 10% of the page): 1 takes the blocks above 0.4 x the threshold, their records filled, or cetd-tpc's block when those are under 200 characters and 5%; 0 keeps what passes the threshold",
+        meaning: text(format!(
+            "when the kept text is short (under {RELAX_CHARS} characters and {}% of the page): 1 takes the blocks above {FALLBACK_RELAX} x the threshold, their records filled, or cetd-tpc's block when those are under {FALLBACK_CHARS} characters and {}%; 0 keeps what passes the threshold",
+            percent(RELAX_SHARE),
+            percent(FALLBACK_SHARE),
+        )),
     },
     Param {
         name: "consent",
@@ -607,19 +614,19 @@ pub const PARAMS: &[Param] = &[
     },
     Param {
         name: "record-source-chars",
-        default: "100",
+        default: text(records::SOURCE_MIN_CHARS.to_string()),
         range: ">= 0",
         meaning: "records: the least characters of a kept block that lends its place to the other records",
     },
     Param {
         name: "record-min-p",
-        default: "0.05",
+        default: text(records::FILL_MIN_PROBABILITY.to_string()),
         range: "0 to 1",
         meaning: "records: the least probability of a block kept because another record's block is",
     },
     Param {
         name: "listing-min-p",
-        default: "0.1",
+        default: text(records::LISTING_MIN_PROBABILITY.to_string()),
         range: "0 to 1",
         meaning: "records: the least probability of a block kept because its record is a listing's item (a group whose only kept blocks are short ones repeated across its records)",
     },
@@ -649,7 +656,7 @@ pub const PARAMS: &[Param] = &[
     },
     Param {
         name: "exit-margin",
-        default: "2.5",
+        default: text(EXIT_MARGIN.to_string()),
         range: "> 0",
         meaning: "stop summing trees once a block\'s margin is this far from the threshold (speed; larger is exact but slower)",
     },
@@ -659,7 +666,19 @@ pub const PARAMS: &[Param] = &[
         range: "a file",
         meaning: "a model trained with `unchaff train auto` (JSON)",
     },
-];
+    ]);
+    &PARAMS
+}
+
+/// A help text made once a process, kept for the process's life.
+fn text(s: String) -> &'static str {
+    s.leak()
+}
+
+/// A share as a percentage for the help (0.1 → 10).
+fn percent(share: f32) -> f32 {
+    (share * 100.0).round()
+}
 
 pub(super) fn build(p: &mut Params) -> Result<Box<dyn Algorithm>, Error> {
     Ok(Box::new(configure(p)?))
@@ -1118,7 +1137,7 @@ mod tests {
 
     #[test]
     fn the_fallbacks_help_names_its_bounds() {
-        let help = PARAMS
+        let help = params()
             .iter()
             .find(|p| p.name == "fallback")
             .unwrap()
@@ -1129,6 +1148,12 @@ mod tests {
         for share in [RELAX_SHARE, FALLBACK_SHARE] {
             assert!(help.contains(&format!("{}%", share * 100.0)), "{help}");
         }
+        assert!(help.contains(&format!("above {FALLBACK_RELAX} x")), "{help}");
+        // Every default is its constant's value, as written.
+        let default = |name: &str| params().iter().find(|p| p.name == name).unwrap().default;
+        assert_eq!(default("threshold"), THRESHOLD.to_string());
+        assert_eq!(default("exit-margin"), EXIT_MARGIN.to_string());
+        assert_eq!(default("record-min-p"), records::FILL_MIN_PROBABILITY.to_string());
         assert!(help.contains(&format!("{FALLBACK_RELAX} x")), "{help}");
     }
 
