@@ -22,23 +22,23 @@ fn auto_floors_on_every_folder() {
             // Measured 0.973 (the best peer, trafilatura's precision mode: 0.964;
             // the issue's target 0.970).
             "scrapinghub" => common::assert_floor("auto scrapinghub shingle F1", f1, 0.968),
-            // Measured 0.944 and 0.940 zh token F1 (best peers 0.926, 0.916;
-            // 0.967 and 0.946 before session 9's wider fallback, which
-            // takes more around short Chinese articles: a trade for the
-            // held-out mean, docs/RESULTS.md).
+            // Measured 0.977 and 0.946 zh token F1 (best peers 0.926, 0.916):
+            // the fallback counts a CJK character as a word's length
+            // (auto::CJK_CHAR_LENGTH), so a short Chinese story is whole
+            // as it is (0.944 and 0.942 before; issue #38 asks 0.945).
             "chinese-wce" => common::assert_floor(
                 "auto chinese-wce zh token F1",
                 common::token_f1_zh(&ds, &preds),
-                0.935,
+                0.945,
             ),
             "daniel-dev" => common::assert_floor(
                 "auto daniel-dev zh token F1",
                 common::token_f1_zh(&ds, &preds),
-                0.935,
+                0.945,
             ),
             _ => {}
         }
     }
-    // Measured 0.932 (the best peer's mean, dom_smoothie: 0.904).
+    // Measured 0.935 (the best peer's mean, dom_smoothie: 0.904).
     common::assert_floor("auto 12-folder mean shingle F1", sum / 12.0, 0.925);
 }

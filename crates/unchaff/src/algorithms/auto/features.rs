@@ -290,6 +290,9 @@ pub struct Blocks {
     pub text_block: TextBlocks,
     /// Own characters of each block.
     pub chars: Vec<u32>,
+    /// Own CJK characters of each block (a CJK character says as much as a
+    /// few Latin letters: what the fallback's length bounds read).
+    pub cjk: Vec<u32>,
     /// Whether the block lies in a comment container (class/id vocabulary).
     pub comment: Vec<bool>,
     /// The features, [`NAMES`] order.
@@ -685,6 +688,8 @@ struct Own {
     chars: u32,
     link_chars: u32,
     words: u32,
+    /// CJK characters (each also a word).
+    cjk: u32,
     stops: u32,
     commas: u32,
     digits: u32,
@@ -795,6 +800,7 @@ fn scan(s: &str, o: &mut Own) {
         // A CJK character is a word of its own.
         if c >= '\u{3040}' && super::super::text_distribution::is_cjk(c) {
             o.words += 1;
+            o.cjk += 1;
             in_word = false;
         } else if !in_word {
             o.words += 1;
@@ -1175,6 +1181,7 @@ pub fn blocks(page: &Page<'_>, vocab: &Vocabulary) -> Blocks {
     drop(ctx);
     drop(owner_ctx);
     out.chars = own.iter().map(|o| o.chars).collect();
+    out.cjk = own.iter().map(|o| o.cjk).collect();
     out.comment = block_ctx
         .iter()
         .map(|c| c.families & (1 << Family::Comment as u8) != 0)

@@ -31,7 +31,8 @@
 //!    names settles it ([`story`]: teasers before it and a next article
 //!    after it go; a short story missed beside a news list is taken).
 //!    When what is left is short for the
-//!    page ([`RELAX_CHARS`], [`RELAX_SHARE`]) it takes the less certain
+//!    page ([`RELAX_CHARS`], a CJK character counting
+//!    [`CJK_CHAR_LENGTH`]; [`RELAX_SHARE`]) it takes the less certain
 //!    blocks too, their records filled at floors relaxed alike (a listing
 //!    the model is unsure of throughout) and an article's comments still
 //!    going, or the story's text when they lie mostly outside it; when
@@ -193,6 +194,20 @@ pub const RELAX_SHARE: f32 = 0.1;
 /// [`FALLBACK_RELAX`] × the threshold, so the kept ones too) is taken.
 pub const RELAX_CHARS: u32 = 600;
 
+/// Fallback: how many characters one CJK character counts for in the
+/// bounds of characters ([`RELAX_CHARS`], [`FALLBACK_CHARS`]; the shares
+/// count characters as they are). A CJK character is a word of its own
+/// (as the features count words), and an English word with its space is
+/// about six characters: 600 characters are about 100 words, or 100 CJK
+/// characters. Counted as one, a complete 300-character Chinese news
+/// story was "short" and the fallback added the blocks the model was
+/// unsure of (the round-2 cost on short Chinese articles). Measured on the
+/// dev folders: in-sample chinese-wce zh token F1 0.944 → 0.977,
+/// daniel-dev 0.942 → 0.946 (9 pages up, 1 down); held out (LOFO) 5 pages
+/// up, none down; no other folder's page moved. A weight of 4 or 5 gave
+/// daniel-dev 0.942 and 0.944 (docs/history/results-auto.md).
+pub const CJK_CHAR_LENGTH: u32 = 6;
+
 /// Fallback, last resort: when even the relaxed selection holds fewer
 /// characters than this share of the page's text …
 pub const FALLBACK_SHARE: f32 = 0.05;
@@ -321,13 +336,13 @@ impl Auto {
         (block_stage, p): (&[f32], &[f32]),
         pass: Pass,
         story: Option<&story::Story>,
-    ) -> (Vec<bool>, u32, bool) {
+    ) -> (Vec<bool>, (u32, u32), bool) {
         let t = match pass {
             Pass::AtThreshold => self.threshold,
             Pass::Relaxed => self.threshold * FALLBACK_RELAX,
         };
         let mut keep: Vec<bool> = p.iter().map(|&x| x >= t).collect();
-        let mut kept = 0;
+        let mut kept = (0, 0);
         let mut to_story = false;
         for &(phase, relaxed_too) in PHASES {
             if pass == Pass::Relaxed && !relaxed_too {
@@ -339,7 +354,7 @@ impl Auto {
                         consent::drop_consent(page, b, &mut keep);
                     }
                 }
-                Phase::Measure => kept = kept_chars(b, &keep),
+                Phase::Measure => kept = (kept_chars(b, &keep), kept_length(b, &keep)),
                 Phase::IncludeComments => {
                     if self.include_comments {
                         for (k, keep) in keep.iter_mut().enumerate() {
@@ -410,8 +425,8 @@ impl Auto {
     /// probabilities.
     pub fn select(&self, page: &Page<'_>, b: &Blocks, block_stage: &[f32], p: &[f32]) -> Selection {
         let total = page.stats(page.root).chars;
-        let under = |kept: u32, chars: u32, share: f32| {
-            self.fallback && total > 0 && kept < chars && (kept as f32) < share * total as f32
+        let under = |(kept, length): (u32, u32), chars: u32, share: f32| {
+            self.fallback && total > 0 && length < chars && (kept as f32) < share * total as f32
         };
         let story = match self.story {
             true => story::find_story(page, b),
@@ -595,7 +610,7 @@ pub fn params() -> &'static [Param] {
         default: "1",
         range: "0 or 1",
         meaning: text(format!(
-            "when the kept text is short (under {RELAX_CHARS} characters and {}% of the page): 1 takes the blocks above {FALLBACK_RELAX} x the threshold, their records filled, or cetd-tpc's block when those are under {FALLBACK_CHARS} characters and {}%; 0 keeps what passes the threshold",
+            "when the kept text is short (under {RELAX_CHARS} characters, a CJK character counting {CJK_CHAR_LENGTH}, and {}% of the page): 1 takes the blocks above {FALLBACK_RELAX} x the threshold, their records filled, or cetd-tpc's block when those are under {FALLBACK_CHARS} characters and {}%; 0 keeps what passes the threshold",
             percent(RELAX_SHARE),
             percent(FALLBACK_SHARE),
         )),
@@ -715,6 +730,18 @@ fn configure(p: &mut Params) -> Result<Auto, Error> {
 }
 
 /// The characters of the kept blocks.
+/// The length of the kept blocks as the fallback's bounds read it: their
+/// characters, a CJK character counting [`CJK_CHAR_LENGTH`].
+fn kept_length(b: &Blocks, keep: &[bool]) -> u32 {
+    b.chars
+        .iter()
+        .zip(&b.cjk)
+        .zip(keep)
+        .filter(|(_, k)| **k)
+        .map(|((&c, &cjk), _)| c.saturating_add(cjk.saturating_mul(CJK_CHAR_LENGTH - 1)))
+        .fold(0u32, u32::saturating_add)
+}
+
 fn kept_chars(b: &Blocks, keep: &[bool]) -> u32 {
     b.chars
         .iter()
@@ -1133,6 +1160,29 @@ mod tests {
         );
         assert!(t.contains("Paragraph 0."), "{t}");
         assert!(t.contains("Paragraph 7."), "{t}");
+    }
+
+    #[test]
+    fn a_short_chinese_story_is_not_relaxed() {
+        // 4 paragraphs of 60 Han characters (240 characters: under
+        // RELAX_CHARS as characters, 1,440 as CJK_CHAR_LENGTH counts
+        // them) are a whole short news story, not a sign that the page's
+        // content was missed: the blocks the model was unsure of stay out.
+        let a = Auto::new().unwrap();
+        let story = |i: usize| {
+            format!("<p>报道{i}。{}</p>", "市政府今天宣布新的交通计划将于明年实施。".repeat(3))
+        };
+        let other = |i: usize| {
+            format!("<p>其他{i}。{}</p>", "读者还可以浏览本站的其他栏目和专题文章内容。".repeat(6))
+        };
+        let html = format!(
+            "<html><body><div>{}</div><div>{}</div></body></html>",
+            (0..4).map(story).collect::<String>(),
+            (0..20).map(other).collect::<String>()
+        );
+        let t = selected_with(&a, &html, &[("报道", 0.9), ("其他", a.threshold * 0.6)]);
+        assert!(t.contains("报道3"), "{t}");
+        assert!(!t.contains("其他"), "{t}");
     }
 
     #[test]
