@@ -661,7 +661,7 @@ pub fn params() -> &'static [Param] {
         name: "chrome-lines",
         default: "1",
         range: "0 or 1",
-        meaning: "1 drops kept blocks that are a line of page furniture: an advertisement's label, \"Click to expand\", a gallery's \"Image 2 of 5\", a post's \"Posted by … | 9:41 PM\" or permalink line, a post's or comment's \"Reply\", \"Quote\" or \"Share\" button; 0 keeps them",
+        meaning: "1 drops kept blocks that are a line of page furniture: an advertisement's label, \"Click to expand\", a gallery's \"Image 2 of 5\", a post's \"Posted by … | 9:41 PM\" or permalink line, a post's or comment's \"Reply\", \"Quote\" or \"Share\" button, a forum post's \"Offline\", \"Top\" or \"answered Nov 2 at 9:41\" line; 0 keeps them",
     },
     Param {
         name: "context",
