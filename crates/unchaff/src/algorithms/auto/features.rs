@@ -12,6 +12,7 @@
 //! positive/negative container), one pass over the text nodes (own counts),
 //! and passes over the blocks (neighbours, tag paths, candidates).
 
+use html5ever::local_name;
 use rustc_hash::FxHashMap;
 
 use super::vocab::{FAMILIES, Families, Family, Vocabulary};
@@ -776,33 +777,68 @@ impl Row {
     }
 }
 
-/// Counts words, sentence ends, commas and digits of one text node.
+/// Counts words, sentence ends, commas and digits of one text node. Most
+/// text is ASCII: its bytes are read as bytes, without decoding a
+/// `char` each, and count as [`scan_char`] counts the same characters.
 fn scan(s: &str, o: &mut Own) {
+    let bytes = s.as_bytes();
     let mut in_word = false;
     let mut last = ' ';
-    for c in s.chars() {
-        if c.is_whitespace() {
-            in_word = false;
-            continue;
-        }
-        last = c;
-        match c {
-            '.' | '!' | '?' | '。' | '！' | '？' | '…' => o.stops += 1,
-            ',' | ';' | '，' | '、' | '；' => o.commas += 1,
-            '0'..='9' => o.digits += 1,
-            _ => {}
-        }
-        // A CJK character is a word of its own.
-        if c >= '\u{3040}' && super::super::text_distribution::is_cjk(c) {
-            o.words += 1;
-            in_word = false;
-        } else if !in_word {
-            o.words += 1;
-            in_word = true;
+    let mut i = 0;
+    while let Some(&b) = bytes.get(i) {
+        if b.is_ascii() {
+            i += 1;
+            match b {
+                // ASCII's white space as `char::is_whitespace` has it.
+                b'\t' | b'\n' | 0x0b | 0x0c | b'\r' | b' ' => {
+                    in_word = false;
+                    continue;
+                }
+                b'.' | b'!' | b'?' => o.stops += 1,
+                b',' | b';' => o.commas += 1,
+                b'0'..=b'9' => o.digits += 1,
+                _ => {}
+            }
+            last = char::from(b);
+            if !in_word {
+                o.words += 1;
+                in_word = true;
+            }
+        } else {
+            let Some(c) = s.get(i..).and_then(|t| t.chars().next()) else {
+                break;
+            };
+            i += c.len_utf8();
+            scan_char(c, o, &mut in_word, &mut last);
         }
     }
     if last != ' ' {
         o.ends_sentence = matches!(last, '.' | '!' | '?' | '。' | '！' | '？' | ':' | '"' | '”');
+    }
+}
+
+/// [`scan`]'s count of one character, `in_word` and `last` (the last
+/// character not white space) carried from one to the next.
+#[inline]
+fn scan_char(c: char, o: &mut Own, in_word: &mut bool, last: &mut char) {
+    if c.is_whitespace() {
+        *in_word = false;
+        return;
+    }
+    *last = c;
+    match c {
+        '.' | '!' | '?' | '。' | '！' | '？' | '…' => o.stops += 1,
+        ',' | ';' | '，' | '、' | '；' => o.commas += 1,
+        '0'..='9' => o.digits += 1,
+        _ => {}
+    }
+    // A CJK character is a word of its own.
+    if c >= '\u{3040}' && super::super::text_distribution::is_cjk(c) {
+        o.words += 1;
+        *in_word = false;
+    } else if !*in_word {
+        o.words += 1;
+        *in_word = true;
     }
 }
 
@@ -1025,12 +1061,19 @@ fn inherit<'a>(
         let mut fam: Families = 0;
         let mut class = "";
         for a in dom.attrs_of(e) {
-            if matches!(&*a.name, "class" | "id" | "role" | "itemprop") {
+            // Names compared as interned atoms (one integer each), not
+            // as strings.
+            let is_class = a.name == local_name!("class");
+            if is_class
+                || a.name == local_name!("id")
+                || a.name == local_name!("role")
+                || a.name == local_name!("itemprop")
+            {
                 let v = &dom.attr_text[a.start as usize..a.end as usize];
                 if v.is_empty() {
                     continue;
                 }
-                if &*a.name == "class" {
+                if is_class {
                     // The whole value: grouping by the first class name
                     // alone scored lower held out (RESULTS.md, LOFO).
                     class = v;
@@ -1345,6 +1388,66 @@ mod tests {
         <p>One, two. Three four. Five six seven eight.</p>\
         <p>Five <a href=x>six</a></p></div>\
         <div id=comments><p>Nice post!</p></div></body>";
+
+    /// [`scan`] as it was, a `char` at a time: the reference.
+    fn scan_by_char(s: &str) -> Own {
+        let mut o = Own::default();
+        let (mut in_word, mut last) = (false, ' ');
+        for c in s.chars() {
+            scan_char(c, &mut o, &mut in_word, &mut last);
+        }
+        if last != ' ' {
+            o.ends_sentence = matches!(last, '.' | '!' | '?' | '。' | '！' | '？' | ':' | '"' | '”');
+        }
+        o
+    }
+
+    #[test]
+    fn scan_counts_ascii_bytes_as_characters() {
+        let key = |o: Own| {
+            (
+                o.words,
+                o.stops,
+                o.commas,
+                o.digits,
+                o.ends_sentence,
+            )
+        };
+        let mut cases: Vec<String> = [
+            "",
+            " ",
+            "Hello, world. 42 times!",
+            "a\u{0b}b\u{0c}c\u{1c}d\u{85}e\u{a0}f\u{3000}g",
+            "日本語の文章です。次、そして",
+            "mixed 漢字and text… ok？",
+            "tab\tend:",
+            "quote \"",
+            "“curly”",
+            "x\r\n",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        // Every ASCII character between letters and after them, and
+        // generated runs of mixed scripts.
+        for b in 0u8..128 {
+            let c = char::from(b);
+            cases.push(format!("ab{c}cd{c}"));
+            cases.push(format!("{c}é{c}中{c}"));
+        }
+        let alphabet = ['a', ' ', '.', ',', '7', 'é', '中', '、', '\u{a0}', '\n', '?', 'ア'];
+        for k in 0..500usize {
+            let s: String = (0..k % 23)
+                .map(|j| alphabet[(k * 7 + j * 13 + j * j) % alphabet.len()])
+                .collect();
+            cases.push(s);
+        }
+        for s in &cases {
+            let mut fast = Own::default();
+            scan(s, &mut fast);
+            assert_eq!(key(fast), key(scan_by_char(s)), "{s:?}");
+        }
+    }
 
     #[test]
     fn index_finds_every_feature_by_name() {
