@@ -970,8 +970,8 @@ impl TextPass {
 }
 
 /// Pass 1's results: the record keys, the text each family's outermost
-/// containers hold, the contexts of the block owners, and (first
-/// reading) pass 2's.
+/// containers hold, the contexts of the block owners, what each element
+/// adds to its parent's context, and pass 2's.
 struct Inherited<'a> {
     ctx: Contexts,
     records: RecordKeys<'a>,
@@ -979,7 +979,25 @@ struct Inherited<'a> {
     /// The contexts of the block owners (every block is one), as
     /// (element position, entry), ascending.
     owner_ctx: Vec<(u32, u32)>,
-    owned: Option<Owned>,
+    /// Each element's step, by position ([`Inherited::recontext`]).
+    steps: Vec<Step>,
+    owned: Owned,
+}
+
+/// What pass 1 read of one element to make its context from its
+/// parent's: enough to make the contexts again with some families
+/// ignored ([`Inherited::recontext`]) without reading the page again.
+#[derive(Clone, Copy)]
+struct Step {
+    /// The position of the parent the context is inherited from
+    /// ([`u32::MAX`] for none: the empty context).
+    from: u32,
+    /// Its semantic-element bit ([`tag_bit`]), or 0.
+    tag: u16,
+    /// The families its class, id, role and itemprop name.
+    families: Families,
+    /// Whether it owns its block (then its context is a block owner's).
+    owner: bool,
 }
 
 impl Inherited<'_> {
@@ -995,22 +1013,52 @@ impl Inherited<'_> {
         }
         wide
     }
+
+    /// The contexts and the block owners' contexts made again with the
+    /// families in `mask` ignored, from the steps pass 1 recorded: the
+    /// same contexts, in the same order, as pass 1 makes with `mask`
+    /// (the record keys and pass 2 do not depend on it).
+    fn recontext(&mut self, page: &Page<'_>, mask: Families) {
+        let mut ctx = Contexts::new();
+        let mut owner_ctx = Vec::with_capacity(self.owner_ctx.len());
+        let mut entry: Vec<u32> = Vec::with_capacity(self.steps.len());
+        for (i, s) in self.steps.iter().enumerate() {
+            let from = entry.get(s.from as usize).copied().unwrap_or(0);
+            let mut c = ctx.get(from);
+            c.tags |= s.tag;
+            let fam = s.families & !mask;
+            if fam != 0 {
+                let depth = page.element_stats(i).depth;
+                if fam & (1 << Family::Positive as u8) != 0 {
+                    c.positive_depth = depth;
+                }
+                if fam & NEGATIVE != 0 {
+                    c.negative_depth = depth;
+                }
+                c.families |= fam;
+            }
+            let e = ctx.entry(from, c);
+            entry.push(e);
+            if s.owner {
+                owner_ctx.push((i as u32, e));
+            }
+        }
+        self.ctx = ctx;
+        self.owner_ctx = owner_ctx;
+    }
 }
 
 /// Pass 1, top-down over the elements in document order: the block owner
 /// (nearest block-level ancestor or itself) and the context each
-/// inherits, with the families in `mask` ignored. The elements are read
-/// with the path from the root as a stack ([`Open`]), so nothing is kept
-/// an element. With `texts`, pass 2 runs in the same walk: the text
-/// nodes before each element in document order are read before it
+/// inherits. The elements are read with the path from the root as a
+/// stack ([`Open`]). Pass 2 runs in the same walk: the text nodes before
+/// each element in document order are read before it
 /// ([`Page::element_text_begin`]), their parent then on the path, and
 /// each is given its owner's block.
 fn inherit<'a>(
     page: &Page<'a>,
     vocab: &Vocabulary,
     cache: &mut FxHashMap<&'a str, Families>,
-    mask: Families,
-    texts: bool,
 ) -> Inherited<'a> {
     let dom = page.dom;
     let root = page.root;
@@ -1020,17 +1068,16 @@ fn inherit<'a>(
     let mut records = RecordKeys::default();
     let mut covered = [0u32; FAMILIES];
     let mut owner_ctx: Vec<(u32, u32)> = Vec::new();
-    let mut pass2 = texts.then(|| TextPass {
+    let mut p2 = TextPass {
         first_block: NO_BLOCK,
         ..TextPass::default()
-    });
+    };
+    let mut steps: Vec<Step> = Vec::with_capacity(page.elements.len());
     let mut path: Vec<Open> = Vec::new();
     for (i, &e) in page.elements.iter().enumerate() {
-        if let Some(p2) = pass2.as_mut() {
-            let begin = page.element_text_begin(i).unwrap_or(0) as usize;
-            if p2.next < begin {
-                p2.read(page, &mut path, begin);
-            }
+        let begin = page.element_text_begin(i).unwrap_or(0) as usize;
+        if p2.next < begin {
+            p2.read(page, &mut path, begin);
         }
         let up = dom.node(e).parent;
         let parent = if e == root || up.is_none() {
@@ -1055,9 +1102,8 @@ fn inherit<'a>(
             Some(o) if !is_block => o.owner,
             _ => path.len() as u32,
         };
-        if let Some(b) = tag_bit(tag) {
-            c.tags |= b;
-        }
+        let tag_bits = tag_bit(tag).unwrap_or(0);
+        c.tags |= tag_bits;
         let mut fam: Families = 0;
         let mut class = "";
         for a in dom.attrs_of(e) {
@@ -1081,7 +1127,6 @@ fn inherit<'a>(
                 fam |= *cache.entry(v).or_insert_with(|| vocab.families(v));
             }
         }
-        fam &= !mask;
         // A classless `div` is layout, not a record; classless articles,
         // list items and rows are records by their tag.
         let candidate = parent != u32::MAX
@@ -1110,9 +1155,16 @@ fn inherit<'a>(
             c.families |= fam;
         }
         let entry = ctx.entry(from, c);
-        if owner == path.len() as u32 {
+        let owns = owner == path.len() as u32;
+        if owns {
             owner_ctx.push((i as u32, entry));
         }
+        steps.push(Step {
+            from: up_open.map_or(u32::MAX, |o| o.pos),
+            tag: tag_bits,
+            families: fam,
+            owner: owns,
+        });
         path.push(Open {
             pos: i as u32,
             ctx: entry,
@@ -1122,16 +1174,14 @@ fn inherit<'a>(
             has_parent: up_open.is_some(),
         });
     }
-    let owned = pass2.map(|mut p2| {
-        p2.read(page, &mut path, page.texts.len());
-        p2.out
-    });
+    p2.read(page, &mut path, page.texts.len());
     Inherited {
         ctx,
         records,
         covered,
         owner_ctx,
-        owned,
+        steps,
+        owned: p2.out,
     }
 }
 
@@ -1150,18 +1200,18 @@ pub fn blocks(page: &Page<'_>, vocab: &Vocabulary) -> Blocks {
     // Pass 1, top-down over the elements: block owner, context; pass 2,
     // over the text nodes, in the same walk: blocks in order of their
     // first text, with their own counts. A noise family that wraps most
-    // of the page is read again without it (the blocks do not change).
-    let mut first = inherit(page, vocab, &mut cache, 0, true);
+    // of the page is ignored: the contexts are made again without it
+    // (the blocks do not change).
+    let mut first = inherit(page, vocab, &mut cache);
     let wide = first.wide(page.stats(root).chars);
-    let owned = first.owned.take().unwrap_or_default();
     if wide != 0 {
-        drop(first);
-        first = inherit(page, vocab, &mut cache, wide, false);
+        first.recontext(page, wide);
     }
     let Inherited {
         ctx,
         records,
         owner_ctx,
+        owned,
         ..
     } = first;
     records.into_groups(&mut out);
