@@ -777,6 +777,21 @@ impl Row {
     }
 }
 
+/// The ASCII bytes [`scan`] counts nothing of but their word: not white
+/// space, sentence ends, commas or digits.
+const PLAIN: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 128 {
+        t[b] = !matches!(
+            b as u8,
+            b'\t' | b'\n' | 0x0b | 0x0c | b'\r' | b' ' | b'.' | b'!' | b'?' | b',' | b';' | b'0'..=b'9'
+        );
+        b += 1;
+    }
+    t
+};
+
 /// Counts words, sentence ends, commas and digits of one text node. Most
 /// text is ASCII: its bytes are read as bytes, without decoding a
 /// `char` each, and count as [`scan_char`] counts the same characters.
@@ -797,7 +812,21 @@ fn scan(s: &str, o: &mut Own) {
                 b'.' | b'!' | b'?' => o.stops += 1,
                 b',' | b';' => o.commas += 1,
                 b'0'..=b'9' => o.digits += 1,
-                _ => {}
+                _ => {
+                    // The rest of a run of such bytes (letters, mostly):
+                    // nothing to count in it but the word it is part of.
+                    let mut end = b;
+                    while let Some(&n) = bytes.get(i).filter(|&&n| PLAIN[n as usize]) {
+                        end = n;
+                        i += 1;
+                    }
+                    last = char::from(end);
+                    if !in_word {
+                        o.words += 1;
+                        in_word = true;
+                    }
+                    continue;
+                }
             }
             last = char::from(b);
             if !in_word {
