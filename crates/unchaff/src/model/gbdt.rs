@@ -516,11 +516,44 @@ impl Forest {
     /// reads as 0. Whatever the layout, the same leaves are added in the
     /// same order, so the margin is the same to the bit.
     pub fn margin_early(&self, x: &[f32], cut: f32, exit: f32) -> f32 {
+        match &self.layout {
+            Layout::Nodes { nodes, roots } => sum_nodes(nodes, roots, x, self.base, cut, exit),
+            _ => self.sum_padded(&padded(x), cut, exit),
+        }
+    }
+
+    /// [`Forest::margin_early`] of each row, in order. A complete layout
+    /// reads the rows from one zero-padded buffer that each row
+    /// overwrites (only what the previous row set beyond it is cleared
+    /// again), not a fresh padded copy a row.
+    pub fn margins_early<R: AsRef<[f32]>>(&self, rows: &[R], cut: f32, exit: f32) -> Vec<f32> {
+        if !self.is_complete() {
+            return (rows.iter())
+                .map(|r| self.margin_early(r.as_ref(), cut, exit))
+                .collect();
+        }
+        let mut padded = [0f32; COMPLETE_MAX_FEATURES];
+        let mut set = 0;
+        (rows.iter())
+            .map(|r| {
+                let x = r.as_ref();
+                let n = x.len().min(COMPLETE_MAX_FEATURES);
+                padded[..n].copy_from_slice(&x[..n]);
+                if let Some(stale) = padded.get_mut(n..set) {
+                    stale.fill(0.0);
+                }
+                set = n;
+                self.sum_padded(&padded, cut, exit)
+            })
+            .collect()
+    }
+
+    /// The early-exit margin of a padded input ([`padded`]) over a
+    /// complete layout (the base for the node layout, which
+    /// [`Forest::margin_early`] reads instead).
+    #[inline]
+    fn sum_padded(&self, x: &[f32; COMPLETE_MAX_FEATURES], cut: f32, exit: f32) -> f32 {
         let s = self.base;
-        let x = match &self.layout {
-            Layout::Nodes { nodes, roots } => return sum_nodes(nodes, roots, x, s, cut, exit),
-            _ => &padded(x),
-        };
         match &self.layout {
             Layout::Nodes { .. } => s,
             Layout::D1(t) => sum_complete(t, x, s, cut, exit),
@@ -639,6 +672,38 @@ mod tests {
                     assert_eq!(complete.margin(&x).to_bits(), m.margin(&x).to_bits());
                 }
             }
+        }
+    }
+
+    #[test]
+    fn margins_of_many_rows_are_each_rows_margin() {
+        let m = Model {
+            version: MODEL_VERSION,
+            features: (0..6).map(|i| format!("f{i}")).collect(),
+            base: -0.25,
+            trees: (0..17).map(|t| ragged_tree(3, 6, t * 7 + 1)).collect(),
+            trained_on: String::new(),
+        };
+        // Rows of varying length: a short row after a long one reads the
+        // long one's values as zeros.
+        let rows: Vec<Vec<f32>> = (0..40usize)
+            .map(|k| {
+                (0..k % 7)
+                    .map(|i| ((i * 5 + k * 3) % 9) as f32 - 4.0)
+                    .collect()
+            })
+            .collect();
+        let nodes = Forest {
+            base: m.base,
+            layout: Forest::node_layout(&m),
+        };
+        for f in [Forest::new(&m), nodes] {
+            let all = f.margins_early(&rows, 0.1, 0.5);
+            let each: Vec<f32> = rows.iter().map(|r| f.margin_early(r, 0.1, 0.5)).collect();
+            assert_eq!(
+                all.iter().map(|x| x.to_bits()).collect::<Vec<_>>(),
+                each.iter().map(|x| x.to_bits()).collect::<Vec<_>>()
+            );
         }
     }
 

@@ -576,6 +576,13 @@ struct Open {
 /// No block (yet).
 const NO_BLOCK: u32 = u32::MAX;
 
+/// The page's class, id, role and itemprop values read so far: each
+/// value's families and its number (in order of first reading).
+type Names<'a> = FxHashMap<&'a str, (Families, u32)>;
+
+/// The class number of an element without a (non-empty) class.
+const NO_CLASS: u32 = u32::MAX;
+
 impl Default for Context {
     fn default() -> Self {
         Context {
@@ -590,18 +597,20 @@ impl Default for Context {
 /// Record candidates while the elements are read: each candidate
 /// element's key (parent, tag, class) as a dense key number, and how many
 /// elements share each key. Candidates only, so that an element-dense
-/// page of inline elements pays nothing for it (docs/BENCHMARKS.md).
+/// page of inline elements pays nothing for it (docs/BENCHMARKS.md). The
+/// class is its [`Names`] number, not the string: equal numbers, equal
+/// strings.
 #[derive(Default)]
-struct RecordKeys<'a> {
-    ids: FxHashMap<(u32, Tag, &'a str), u32>,
+struct RecordKeys {
+    ids: FxHashMap<(u32, Tag, u32), u32>,
     members: Vec<u32>,
     /// Each candidate's (element position, key number), ascending.
     of: Vec<(u32, u32)>,
 }
 
-impl<'a> RecordKeys<'a> {
+impl RecordKeys {
     /// Records element `i`'s key, if it is a candidate.
-    fn push(&mut self, i: usize, key: Option<(u32, Tag, &'a str)>) {
+    fn push(&mut self, i: usize, key: Option<(u32, Tag, u32)>) {
         if let Some(k) = key {
             let next = self.members.len() as u32;
             let id = *self.ids.entry(k).or_insert(next);
@@ -1001,9 +1010,9 @@ impl TextPass {
 /// Pass 1's results: the record keys, the text each family's outermost
 /// containers hold, the contexts of the block owners, what each element
 /// adds to its parent's context, and pass 2's.
-struct Inherited<'a> {
+struct Inherited {
     ctx: Contexts,
-    records: RecordKeys<'a>,
+    records: RecordKeys,
     covered: [u32; FAMILIES],
     /// The contexts of the block owners (every block is one), as
     /// (element position, entry), ascending.
@@ -1029,7 +1038,7 @@ struct Step {
     owner: bool,
 }
 
-impl Inherited<'_> {
+impl Inherited {
     /// The [`WIDE_FAMILIES`] whose containers hold at least
     /// [`WIDE_SHARE`] of the page's `total` characters.
     fn wide(&self, total: u32) -> Families {
@@ -1087,8 +1096,8 @@ impl Inherited<'_> {
 fn inherit<'a>(
     page: &Page<'a>,
     vocab: &Vocabulary,
-    cache: &mut FxHashMap<&'a str, Families>,
-) -> Inherited<'a> {
+    cache: &mut Names<'a>,
+) -> Inherited {
     let dom = page.dom;
     let root = page.root;
     let pos = |x: NodeId| page.element_index(x).map_or(u32::MAX, |i| i as u32);
@@ -1096,7 +1105,8 @@ fn inherit<'a>(
     // Each record candidate's (parent, tag, class), for the groups.
     let mut records = RecordKeys::default();
     let mut covered = [0u32; FAMILIES];
-    let mut owner_ctx: Vec<(u32, u32)> = Vec::new();
+    // At most one an element: reserved once, not grown.
+    let mut owner_ctx: Vec<(u32, u32)> = Vec::with_capacity(page.elements.len());
     let mut p2 = TextPass {
         first_block: NO_BLOCK,
         ..TextPass::default()
@@ -1134,7 +1144,8 @@ fn inherit<'a>(
         let tag_bits = tag_bit(tag).unwrap_or(0);
         c.tags |= tag_bits;
         let mut fam: Families = 0;
-        let mut class = "";
+        // The class value's number in `cache` (NO_CLASS: none).
+        let mut class = NO_CLASS;
         for a in dom.attrs_of(e) {
             // Names compared as interned atoms (one integer each), not
             // as strings.
@@ -1148,19 +1159,22 @@ fn inherit<'a>(
                 if v.is_empty() {
                     continue;
                 }
+                let next = cache.len() as u32;
+                let &mut (families, number) =
+                    cache.entry(v).or_insert_with(|| (vocab.families(v), next));
                 if is_class {
                     // The whole value: grouping by the first class name
                     // alone scored lower held out (RESULTS.md, LOFO).
-                    class = v;
+                    class = number;
                 }
-                fam |= *cache.entry(v).or_insert_with(|| vocab.families(v));
+                fam |= families;
             }
         }
         // A classless `div` is layout, not a record; classless articles,
         // list items and rows are records by their tag.
         let candidate = parent != u32::MAX
             && record_tag(tag)
-            && (!class.is_empty() || matches!(tag, Tag::ARTICLE | Tag::LI | Tag::TR));
+            && (class != NO_CLASS || matches!(tag, Tag::ARTICLE | Tag::LI | Tag::TR));
         records.push(i, candidate.then_some((parent, tag, class)));
         if fam != 0 {
             let stats = page.element_stats(i);
@@ -1225,7 +1239,7 @@ pub fn blocks(page: &Page<'_>, vocab: &Vocabulary) -> Blocks {
     }
     let ne = page.elements.len();
     let pos = |x: NodeId| page.element_index(x).map_or(u32::MAX, |i| i as u32);
-    let mut cache: FxHashMap<&str, Families> = FxHashMap::default();
+    let mut cache: Names<'_> = FxHashMap::default();
     // Pass 1, top-down over the elements: block owner, context; pass 2,
     // over the text nodes, in the same walk: blocks in order of their
     // first text, with their own counts. A noise family that wraps most
@@ -1399,6 +1413,7 @@ pub fn blocks(page: &Page<'_>, vocab: &Vocabulary) -> Blocks {
     let top_share = top.map_or(0.0, |t| ratio(page.stats(t).chars, page_chars));
     let mut before = 0u32;
     out.features.reserve(nb);
+    out.block_path.reserve(nb);
     for k in 0..nb {
         let b_el = out.nodes[k];
         let o = own[k];
