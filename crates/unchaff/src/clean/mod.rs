@@ -409,7 +409,7 @@ fn compact_is(decl: &[u8], target: &[u8]) -> bool {
         }
         n += 1;
     }
-    n >= target.len() && (n - target.len()) % IMPORTANT.len() == 0
+    n >= target.len() && (n - target.len()).is_multiple_of(IMPORTANT.len())
 }
 
 #[cfg(test)]

@@ -256,7 +256,7 @@ mod tests {
                 s.push(alphabet[(x >> 33) as usize % alphabet.len()]);
             }
             let start = |w: &mut Writer| {
-                w.out.push_str("x");
+                w.out.push('x');
                 w.line_has_text = len % 2 == 0;
                 w.pending_newline = len % 3 == 0;
                 w.pending_space = len % 5 == 0;
