@@ -16,6 +16,10 @@
 //!
 //! [`Selection::comments`]: crate::algorithms::Selection::comments
 
+use std::sync::OnceLock;
+
+use aho_corasick::{AhoCorasick, AhoCorasickBuilder};
+use html5ever::local_name;
 use serde::Serialize;
 
 use crate::dom::{Dom, NodeId, Tag};
@@ -108,20 +112,19 @@ const OPENING_CHARS: usize = 64;
 pub fn is_chrome(dom: &Dom, node: NodeId) -> bool {
     let mut n = node;
     for _ in 0..LOOKUP {
-        for a in ["class", "id"] {
-            if let Some(v) = dom.attr(n, a) {
-                let v = v.to_ascii_lowercase();
-                let word = |t: &str| {
-                    CHROME_WORDS.iter().any(|w| {
-                        t.strip_suffix(w)
-                            .is_some_and(|rest| rest.is_empty() || rest.ends_with(['-', '_']))
-                    })
-                };
-                if CHROME_MARKS.iter().any(|m| v.contains(m))
-                    || v.split_ascii_whitespace().any(word)
-                {
-                    return true;
-                }
+        // The first class and the first id (as Dom::attr finds them),
+        // names compared as atoms.
+        let (mut class, mut id) = (false, false);
+        for a in dom.attrs_of(n) {
+            let first = if a.name == local_name!("class") {
+                !std::mem::replace(&mut class, true)
+            } else if a.name == local_name!("id") {
+                !std::mem::replace(&mut id, true)
+            } else {
+                false
+            };
+            if first && names_chrome(&dom.attr_text[a.start as usize..a.end as usize]) {
+                return true;
             }
         }
         match dom.node(n).parent.some() {
@@ -131,6 +134,40 @@ pub fn is_chrome(dom: &Dom, node: NodeId) -> bool {
     }
     let opening = opening(dom, node);
     CHROME_OPENINGS.iter().any(|o| opening.starts_with(o))
+}
+
+/// Whether a class or id value `v` names the chrome, ASCII case
+/// ignored: it holds one of [`CHROME_MARKS`], or one of its words (split
+/// at ASCII white space) is or ends with `-`/`_` and one of
+/// [`CHROME_WORDS`]. Read in place: the marks are one automaton built
+/// once, the words compared byte by byte.
+fn names_chrome(v: &str) -> bool {
+    static MARKS: OnceLock<Option<AhoCorasick>> = OnceLock::new();
+    let marks = MARKS.get_or_init(|| {
+        AhoCorasickBuilder::new()
+            .ascii_case_insensitive(true)
+            .build(CHROME_MARKS)
+            .ok()
+    });
+    let marked = match marks {
+        Some(m) => m.is_match(v),
+        // The fixed list always builds; the plain search otherwise.
+        None => {
+            let v = v.to_ascii_lowercase();
+            CHROME_MARKS.iter().any(|m| v.contains(m))
+        }
+    };
+    let word = |t: &str| {
+        let t = t.as_bytes();
+        CHROME_WORDS.iter().any(|w| {
+            t.len() >= w.len() && {
+                let (rest, end) = t.split_at(t.len() - w.len());
+                end.eq_ignore_ascii_case(w.as_bytes())
+                    && (rest.is_empty() || rest.ends_with(b"-") || rest.ends_with(b"_"))
+            }
+        })
+    };
+    marked || v.split_ascii_whitespace().any(word)
 }
 
 /// The first [`OPENING_CHARS`] characters of the text under `node`, lower
@@ -330,6 +367,57 @@ fn join<'a>(
 mod tests {
     use super::*;
     use crate::parse::parse;
+
+    /// [`names_chrome`] as [`is_chrome`] read a value before: lower-cased
+    /// copy, each mark searched, each word stripped.
+    fn names_chrome_by_copy(v: &str) -> bool {
+        let v = v.to_ascii_lowercase();
+        let word = |t: &str| {
+            CHROME_WORDS.iter().any(|w| {
+                t.strip_suffix(w)
+                    .is_some_and(|rest| rest.is_empty() || rest.ends_with(['-', '_']))
+            })
+        };
+        CHROME_MARKS.iter().any(|m| v.contains(m)) || v.split_ascii_whitespace().any(word)
+    }
+
+    #[test]
+    fn chrome_names_are_read_in_place_as_from_a_copy() {
+        let mut cases: Vec<String> = [
+            "",
+            "comment-respond",
+            "Comment-RESPOND x",
+            "respond-to-review-comments",
+            "xrespond",
+            "a_respond",
+            "COMMENT-FORM",
+            "wrap commentForm",
+            "é-respond",
+            "respondé",
+            "nocomments",
+            "logged-in-as\tx",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        let pieces = [
+            "respond", "comment", "-", "_", "form", "Reply", "title", " ", "x", "É", "\u{a0}",
+        ];
+        let mut x: u64 = 9;
+        for len in 0..800 {
+            let mut s = String::new();
+            for _ in 0..len % 8 {
+                x = x
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                s.push_str(pieces[(x >> 33) as usize % pieces.len()]);
+            }
+            cases.push(s);
+        }
+        for v in &cases {
+            assert_eq!(names_chrome(v), names_chrome_by_copy(v), "{v:?}");
+        }
+    }
 
     fn node_with(dom: &Dom, text: &str) -> NodeId {
         (0..dom.len() as u32)

@@ -552,12 +552,15 @@ impl Extractor {
         if want_meta {
             metadata::detect_language(&mut meta, &text);
         }
-        let text_chars = text.chars().filter(|c| !c.is_whitespace()).count() as u32;
         // The page's summary standing in for an empty selection is read
-        // as any selection is.
+        // as any selection is. The text's characters are counted only for
+        // the generic signals (`auto` gives its own).
         let signals = match (selection.confidence, &summary) {
             (Some(a), None) => Signals::Auto(a),
-            _ => confidence::generic_signals(text_chars, page_chars, sel_chars, sel_links),
+            _ => {
+                let text_chars = text.chars().filter(|c| !c.is_whitespace()).count() as u32;
+                confidence::generic_signals(text_chars, page_chars, sel_chars, sel_links)
+            }
         };
         let confidence = confidence::confidence(&signals);
         let page_type = page_signals.as_ref().map(pagetype::classify);

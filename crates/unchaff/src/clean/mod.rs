@@ -14,6 +14,7 @@
 //! contents never entered the tree (see [`crate::parse`]).
 
 use crate::dom::{Dom, NodeId, Tag};
+use html5ever::local_name;
 use rustc_hash::FxHashMap;
 
 pub mod math;
@@ -341,14 +342,23 @@ fn next_preorder(dom: &Dom, root: NodeId, id: NodeId, skip_children: bool) -> Op
 /// Whether markup hides the element: the `hidden` attribute, `type=hidden`,
 /// `aria-hidden=true`, or an inline `display:none` / `visibility:hidden`.
 pub fn is_hidden(dom: &Dom, id: NodeId) -> bool {
+    // Names compared as interned atoms (one integer each), not as
+    // strings: most elements have attributes, few of these.
     for a in dom.attrs_of(id) {
         let value = || &dom.attr_text[a.start as usize..a.end as usize];
-        match &*a.name {
-            "hidden" => return true,
-            "type" if value().trim().eq_ignore_ascii_case("hidden") => return true,
-            "aria-hidden" if value().trim().eq_ignore_ascii_case("true") => return true,
-            "style" if style_hides(value()) => return true,
-            _ => {}
+        let hides = if a.name == local_name!("hidden") {
+            true
+        } else if a.name == local_name!("type") {
+            value().trim().eq_ignore_ascii_case("hidden")
+        } else if a.name == local_name!("aria-hidden") {
+            value().trim().eq_ignore_ascii_case("true")
+        } else if a.name == local_name!("style") {
+            style_hides(value())
+        } else {
+            false
+        };
+        if hides {
+            return true;
         }
     }
     false
@@ -357,6 +367,14 @@ pub fn is_hidden(dom: &Dom, id: NodeId) -> bool {
 /// Whether an inline style contains `display:none` or `visibility:hidden`
 /// (white space and case ignored).
 pub fn style_hides(style: &str) -> bool {
+    if style.is_ascii() {
+        // ASCII's white space and lower case are bytes: each declaration
+        // is read in place, without the lowered copy below.
+        return style
+            .as_bytes()
+            .split(|&b| b == b';')
+            .any(|decl| HIDING.iter().any(|t| compact_is(decl, t.as_bytes())));
+    }
     let compact: String = style
         .chars()
         .filter(|c| !c.is_whitespace())
@@ -368,8 +386,95 @@ pub fn style_hides(style: &str) -> bool {
     })
 }
 
+/// The declarations that hide, compacted and lower-cased.
+const HIDING: [&str; 2] = ["display:none", "visibility:hidden"];
+
+/// Whether the ASCII declaration `decl`, without its white space and
+/// lower-cased, is `target` followed by any number of `!important`: what
+/// [`style_hides`] asks of a declaration once `!important`s are trimmed
+/// from its end (`target` does not end with one).
+fn compact_is(decl: &[u8], target: &[u8]) -> bool {
+    const IMPORTANT: &[u8] = b"!important";
+    let mut n = 0;
+    for &b in decl {
+        if b.is_ascii_whitespace() || b == 0x0b {
+            continue;
+        }
+        let want = match target.get(n) {
+            Some(&t) => t,
+            None => IMPORTANT[(n - target.len()) % IMPORTANT.len()],
+        };
+        if b.to_ascii_lowercase() != want {
+            return false;
+        }
+        n += 1;
+    }
+    n >= target.len() && (n - target.len()).is_multiple_of(IMPORTANT.len())
+}
+
 #[cfg(test)]
 mod tests {
+    /// [`style_hides`] as it was for every style: compact, lower-case,
+    /// split, trim, compare.
+    fn style_hides_by_copy(style: &str) -> bool {
+        let compact: String = style
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .flat_map(char::to_lowercase)
+            .collect();
+        compact.split(';').any(|decl| {
+            let decl = decl.trim_end_matches("!important");
+            decl == "display:none" || decl == "visibility:hidden"
+        })
+    }
+
+    #[test]
+    fn style_hides_reads_ascii_in_place_as_the_copy_did() {
+        let mut cases: Vec<String> = [
+            "",
+            "display:none",
+            "DISPLAY : None ;",
+            "color:red; display:\tnone !important",
+            "display:none!important!important",
+            "display:none!important!",
+            "display:none!importan",
+            "display:nonee",
+            "xdisplay:none",
+            "visibility: hidden",
+            "visibility:hidden;display:block",
+            "display\x0b:\x0cnone",
+            "display:\u{a0}none",
+            "display:none\u{2003}",
+            "\u{130}display:none",
+            "display:none;;",
+            ";",
+            "!important",
+            "display:none !IMPORTANT",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        // Generated declarations from the targets' own pieces.
+        let pieces = [
+            "display", "visibility", ":", "none", "hidden", " ", "\t", "!important", ";", "X",
+            "\u{a0}",
+        ];
+        let mut x: u64 = 3;
+        for len in 0..800 {
+            let mut s = String::new();
+            for _ in 0..len % 9 {
+                x = x
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                s.push_str(pieces[(x >> 33) as usize % pieces.len()]);
+            }
+            cases.push(s);
+        }
+        for s in &cases {
+            assert_eq!(style_hides(s), style_hides_by_copy(s), "{s:?}");
+        }
+    }
+
     #[test]
     fn the_dropped_table_is_the_list() {
         for i in 0..Tag::KNOWN as u16 {

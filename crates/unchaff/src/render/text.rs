@@ -21,16 +21,69 @@ struct Writer {
 }
 
 impl Writer {
+    /// Writes `s` with its white space collapsed: each run of characters
+    /// that are not white space (and single spaces inside it) is written
+    /// as [`Writer::char`] writes its characters one by one (the pending
+    /// break or space first), in one copy. Only the four UTF-8 lead bytes that can begin a non-ASCII
+    /// white-space character (`C2`, `E1`, `E2`, `E3`) are decoded to
+    /// tell ([`crate::annotate::collapsed_len`] reads text the same way).
     fn push_text(&mut self, s: &str) {
-        for c in s.chars() {
-            if c.is_whitespace() {
-                if self.line_has_text {
-                    self.pending_space = true;
+        let bytes = s.as_bytes();
+        let mut i = 0;
+        while i < bytes.len() {
+            // The run of characters that are not white space from here.
+            let start = i;
+            while let Some(&b) = bytes.get(i) {
+                let width = match b {
+                    // One space between two characters that are not
+                    // white space is written as it stands: the run goes
+                    // on over it.
+                    b' ' if i > start
+                        && bytes
+                            .get(i + 1)
+                            .is_some_and(|&n| !matches!(n, 0x09..=0x0d | b' ' | 0xC2 | 0xE1..=0xE3)) =>
+                    {
+                        1
+                    }
+                    b'\t' | b'\n' | 0x0b | 0x0c | b'\r' | b' ' => break,
+                    0xC2 | 0xE1 | 0xE2 | 0xE3 => {
+                        match s.get(i..).and_then(|t| t.chars().next()) {
+                            Some(c) if !c.is_whitespace() => c.len_utf8(),
+                            _ => break,
+                        }
+                    }
+                    _ => 1,
+                };
+                i += width;
+            }
+            match s.get(start..i) {
+                Some(run) if !run.is_empty() => self.run(run),
+                _ => {}
+            }
+            // The white-space character that ended it, if any.
+            if let Some(c) = s.get(i..).and_then(|t| t.chars().next()) {
+                i += c.len_utf8();
+                if c.is_whitespace() {
+                    if self.line_has_text {
+                        self.pending_space = true;
+                    }
+                } else {
+                    self.char(c);
                 }
             } else {
-                self.char(c);
+                break;
             }
         }
+    }
+
+    /// Writes `run`, characters none of which is white space but single
+    /// spaces between two of them, as [`Writer::char`] and
+    /// [`Writer::push_text`] would one by one: after the first character
+    /// the line has text, so each such space is written before the next.
+    fn run(&mut self, run: &str) {
+        self.pending();
+        self.out.push_str(run);
+        self.line_has_text = true;
     }
 
     fn pre_text(&mut self, s: &str) {
@@ -47,6 +100,14 @@ impl Writer {
 
     #[inline]
     fn char(&mut self, c: char) {
+        self.pending();
+        self.out.push(c);
+        self.line_has_text = true;
+    }
+
+    /// Writes the pending line break or space before a character.
+    #[inline]
+    fn pending(&mut self) {
         if self.pending_newline {
             if !self.out.is_empty() {
                 self.out.push('\n');
@@ -58,8 +119,6 @@ impl Writer {
             self.out.push(' ');
             self.pending_space = false;
         }
-        self.out.push(c);
-        self.line_has_text = true;
     }
 
     fn newline(&mut self) {
@@ -164,6 +223,60 @@ pub fn title(dom: &Dom) -> Option<String> {
 mod tests {
     use super::*;
     use crate::parse::parse;
+
+    /// [`Writer::push_text`] as it was, a `char` at a time: the reference.
+    fn push_text_by_char(w: &mut Writer, s: &str) {
+        for c in s.chars() {
+            if c.is_whitespace() {
+                if w.line_has_text {
+                    w.pending_space = true;
+                }
+            } else {
+                w.char(c);
+            }
+        }
+    }
+
+    #[test]
+    fn push_text_writes_runs_as_it_wrote_characters() {
+        // Every white-space character Rust knows, characters that share
+        // their lead byte with one (U+00A9, U+1681, U+2010, U+3001), other
+        // scripts and controls, strung together by a fixed LCG; each text
+        // written after a line break, a space or nothing pending.
+        let alphabet: Vec<char> = " \t\n\r\x0b\x0c\x01\x1f\x7faZ9.\u{85}\u{a0}\u{a9}\u{1680}\u{1681}\u{2000}\u{200a}\u{2010}\u{2028}\u{2029}\u{202f}\u{205f}\u{3000}\u{3001}\u{200b}é中文\u{1f600}"
+            .chars()
+            .collect();
+        let mut x: u64 = 7;
+        for len in 0..600 {
+            let mut s = String::new();
+            for _ in 0..len % 37 {
+                x = x
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                s.push(alphabet[(x >> 33) as usize % alphabet.len()]);
+            }
+            let start = |w: &mut Writer| {
+                w.out.push('x');
+                w.line_has_text = len % 2 == 0;
+                w.pending_newline = len % 3 == 0;
+                w.pending_space = len % 5 == 0;
+            };
+            let (mut fast, mut slow) = (Writer::default(), Writer::default());
+            start(&mut fast);
+            start(&mut slow);
+            fast.push_text(&s);
+            push_text_by_char(&mut slow, &s);
+            let state = |w: &Writer| {
+                (
+                    w.out.clone(),
+                    w.line_has_text,
+                    w.pending_space,
+                    w.pending_newline,
+                )
+            };
+            assert_eq!(state(&fast), state(&slow), "{s:?}");
+        }
+    }
 
     fn render_all(html: &str) -> String {
         let dom = parse(html);

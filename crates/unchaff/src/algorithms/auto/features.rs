@@ -12,6 +12,7 @@
 //! positive/negative container), one pass over the text nodes (own counts),
 //! and passes over the blocks (neighbours, tag paths, candidates).
 
+use html5ever::local_name;
 use rustc_hash::FxHashMap;
 
 use super::vocab::{FAMILIES, Families, Family, Vocabulary};
@@ -578,6 +579,13 @@ struct Open {
 /// No block (yet).
 const NO_BLOCK: u32 = u32::MAX;
 
+/// The page's class, id, role and itemprop values read so far: each
+/// value's families and its number (in order of first reading).
+type Names<'a> = FxHashMap<&'a str, (Families, u32)>;
+
+/// The class number of an element without a (non-empty) class.
+const NO_CLASS: u32 = u32::MAX;
+
 impl Default for Context {
     fn default() -> Self {
         Context {
@@ -592,18 +600,20 @@ impl Default for Context {
 /// Record candidates while the elements are read: each candidate
 /// element's key (parent, tag, class) as a dense key number, and how many
 /// elements share each key. Candidates only, so that an element-dense
-/// page of inline elements pays nothing for it (docs/BENCHMARKS.md).
+/// page of inline elements pays nothing for it (docs/BENCHMARKS.md). The
+/// class is its [`Names`] number, not the string: equal numbers, equal
+/// strings.
 #[derive(Default)]
-struct RecordKeys<'a> {
-    ids: FxHashMap<(u32, Tag, &'a str), u32>,
+struct RecordKeys {
+    ids: FxHashMap<(u32, Tag, u32), u32>,
     members: Vec<u32>,
     /// Each candidate's (element position, key number), ascending.
     of: Vec<(u32, u32)>,
 }
 
-impl<'a> RecordKeys<'a> {
+impl RecordKeys {
     /// Records element `i`'s key, if it is a candidate.
-    fn push(&mut self, i: usize, key: Option<(u32, Tag, &'a str)>) {
+    fn push(&mut self, i: usize, key: Option<(u32, Tag, u32)>) {
         if let Some(k) = key {
             let next = self.members.len() as u32;
             let id = *self.ids.entry(k).or_insert(next);
@@ -781,34 +791,98 @@ impl Row {
     }
 }
 
-/// Counts words, sentence ends, commas and digits of one text node.
+/// The ASCII bytes [`scan`] counts nothing of but their word: not white
+/// space, sentence ends, commas or digits.
+const PLAIN: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 128 {
+        t[b] = !matches!(
+            b as u8,
+            b'\t' | b'\n' | 0x0b | 0x0c | b'\r' | b' ' | b'.' | b'!' | b'?' | b',' | b';' | b'0'..=b'9'
+        );
+        b += 1;
+    }
+    t
+};
+
+/// Counts words, sentence ends, commas and digits of one text node. Most
+/// text is ASCII: its bytes are read as bytes, without decoding a
+/// `char` each, and count as [`scan_char`] counts the same characters.
 fn scan(s: &str, o: &mut Own) {
+    let bytes = s.as_bytes();
     let mut in_word = false;
     let mut last = ' ';
-    for c in s.chars() {
-        if c.is_whitespace() {
-            in_word = false;
-            continue;
-        }
-        last = c;
-        match c {
-            '.' | '!' | '?' | '。' | '！' | '？' | '…' => o.stops += 1,
-            ',' | ';' | '，' | '、' | '；' => o.commas += 1,
-            '0'..='9' => o.digits += 1,
-            _ => {}
-        }
-        // A CJK character is a word of its own.
-        if c >= '\u{3040}' && super::super::text_distribution::is_cjk(c) {
-            o.words += 1;
-            o.cjk += 1;
-            in_word = false;
-        } else if !in_word {
-            o.words += 1;
-            in_word = true;
+    let mut i = 0;
+    while let Some(&b) = bytes.get(i) {
+        if b.is_ascii() {
+            i += 1;
+            match b {
+                // ASCII's white space as `char::is_whitespace` has it.
+                b'\t' | b'\n' | 0x0b | 0x0c | b'\r' | b' ' => {
+                    in_word = false;
+                    continue;
+                }
+                b'.' | b'!' | b'?' => o.stops += 1,
+                b',' | b';' => o.commas += 1,
+                b'0'..=b'9' => o.digits += 1,
+                _ => {
+                    // The rest of a run of such bytes (letters, mostly):
+                    // nothing to count in it but the word it is part of.
+                    let mut end = b;
+                    while let Some(&n) = bytes.get(i).filter(|&&n| PLAIN[n as usize]) {
+                        end = n;
+                        i += 1;
+                    }
+                    last = char::from(end);
+                    if !in_word {
+                        o.words += 1;
+                        in_word = true;
+                    }
+                    continue;
+                }
+            }
+            last = char::from(b);
+            if !in_word {
+                o.words += 1;
+                in_word = true;
+            }
+        } else {
+            let Some(c) = s.get(i..).and_then(|t| t.chars().next()) else {
+                break;
+            };
+            i += c.len_utf8();
+            scan_char(c, o, &mut in_word, &mut last);
         }
     }
     if last != ' ' {
         o.ends_sentence = matches!(last, '.' | '!' | '?' | '。' | '！' | '？' | ':' | '"' | '”');
+    }
+}
+
+/// [`scan`]'s count of one character, `in_word` and `last` (the last
+/// character not white space) carried from one to the next.
+#[inline]
+fn scan_char(c: char, o: &mut Own, in_word: &mut bool, last: &mut char) {
+    if c.is_whitespace() {
+        *in_word = false;
+        return;
+    }
+    *last = c;
+    match c {
+        '.' | '!' | '?' | '。' | '！' | '？' | '…' => o.stops += 1,
+        ',' | ';' | '，' | '、' | '；' => o.commas += 1,
+        '0'..='9' => o.digits += 1,
+        _ => {}
+    }
+    // A CJK character is a word of its own.
+    if c >= '\u{3040}' && super::super::text_distribution::is_cjk(c) {
+        o.words += 1;
+        o.cjk += 1;
+        *in_word = false;
+    } else if !*in_word {
+        o.words += 1;
+        *in_word = true;
     }
 }
 
@@ -940,19 +1014,37 @@ impl TextPass {
 }
 
 /// Pass 1's results: the record keys, the text each family's outermost
-/// containers hold, the contexts of the block owners, and (first
-/// reading) pass 2's.
-struct Inherited<'a> {
+/// containers hold, the contexts of the block owners, what each element
+/// adds to its parent's context, and pass 2's.
+struct Inherited {
     ctx: Contexts,
-    records: RecordKeys<'a>,
+    records: RecordKeys,
     covered: [u32; FAMILIES],
     /// The contexts of the block owners (every block is one), as
     /// (element position, entry), ascending.
     owner_ctx: Vec<(u32, u32)>,
-    owned: Option<Owned>,
+    /// Each element's step, by position ([`Inherited::recontext`]).
+    steps: Vec<Step>,
+    owned: Owned,
 }
 
-impl Inherited<'_> {
+/// What pass 1 read of one element to make its context from its
+/// parent's: enough to make the contexts again with some families
+/// ignored ([`Inherited::recontext`]) without reading the page again.
+#[derive(Clone, Copy)]
+struct Step {
+    /// The position of the parent the context is inherited from
+    /// ([`u32::MAX`] for none: the empty context).
+    from: u32,
+    /// Its semantic-element bit ([`tag_bit`]), or 0.
+    tag: u16,
+    /// The families its class, id, role and itemprop name.
+    families: Families,
+    /// Whether it owns its block (then its context is a block owner's).
+    owner: bool,
+}
+
+impl Inherited {
     /// The [`WIDE_FAMILIES`] whose containers hold at least
     /// [`WIDE_SHARE`] of the page's `total` characters.
     fn wide(&self, total: u32) -> Families {
@@ -965,23 +1057,53 @@ impl Inherited<'_> {
         }
         wide
     }
+
+    /// The contexts and the block owners' contexts made again with the
+    /// families in `mask` ignored, from the steps pass 1 recorded: the
+    /// same contexts, in the same order, as pass 1 makes with `mask`
+    /// (the record keys and pass 2 do not depend on it).
+    fn recontext(&mut self, page: &Page<'_>, mask: Families) {
+        let mut ctx = Contexts::new();
+        let mut owner_ctx = Vec::with_capacity(self.owner_ctx.len());
+        let mut entry: Vec<u32> = Vec::with_capacity(self.steps.len());
+        for (i, s) in self.steps.iter().enumerate() {
+            let from = entry.get(s.from as usize).copied().unwrap_or(0);
+            let mut c = ctx.get(from);
+            c.tags |= s.tag;
+            let fam = s.families & !mask;
+            if fam != 0 {
+                let depth = page.element_stats(i).depth;
+                if fam & (1 << Family::Positive as u8) != 0 {
+                    c.positive_depth = depth;
+                }
+                if fam & NEGATIVE != 0 {
+                    c.negative_depth = depth;
+                }
+                c.families |= fam;
+            }
+            let e = ctx.entry(from, c);
+            entry.push(e);
+            if s.owner {
+                owner_ctx.push((i as u32, e));
+            }
+        }
+        self.ctx = ctx;
+        self.owner_ctx = owner_ctx;
+    }
 }
 
 /// Pass 1, top-down over the elements in document order: the block owner
 /// (nearest block-level ancestor or itself) and the context each
-/// inherits, with the families in `mask` ignored. The elements are read
-/// with the path from the root as a stack ([`Open`]), so nothing is kept
-/// an element. With `texts`, pass 2 runs in the same walk: the text
-/// nodes before each element in document order are read before it
+/// inherits. The elements are read with the path from the root as a
+/// stack ([`Open`]). Pass 2 runs in the same walk: the text nodes before
+/// each element in document order are read before it
 /// ([`Page::element_text_begin`]), their parent then on the path, and
 /// each is given its owner's block.
 fn inherit<'a>(
     page: &Page<'a>,
     vocab: &Vocabulary,
-    cache: &mut FxHashMap<&'a str, Families>,
-    mask: Families,
-    texts: bool,
-) -> Inherited<'a> {
+    cache: &mut Names<'a>,
+) -> Inherited {
     let dom = page.dom;
     let root = page.root;
     let pos = |x: NodeId| page.element_index(x).map_or(u32::MAX, |i| i as u32);
@@ -989,18 +1111,18 @@ fn inherit<'a>(
     // Each record candidate's (parent, tag, class), for the groups.
     let mut records = RecordKeys::default();
     let mut covered = [0u32; FAMILIES];
-    let mut owner_ctx: Vec<(u32, u32)> = Vec::new();
-    let mut pass2 = texts.then(|| TextPass {
+    // At most one an element: reserved once, not grown.
+    let mut owner_ctx: Vec<(u32, u32)> = Vec::with_capacity(page.elements.len());
+    let mut p2 = TextPass {
         first_block: NO_BLOCK,
         ..TextPass::default()
-    });
+    };
+    let mut steps: Vec<Step> = Vec::with_capacity(page.elements.len());
     let mut path: Vec<Open> = Vec::new();
     for (i, &e) in page.elements.iter().enumerate() {
-        if let Some(p2) = pass2.as_mut() {
-            let begin = page.element_text_begin(i).unwrap_or(0) as usize;
-            if p2.next < begin {
-                p2.read(page, &mut path, begin);
-            }
+        let begin = page.element_text_begin(i).unwrap_or(0) as usize;
+        if p2.next < begin {
+            p2.read(page, &mut path, begin);
         }
         let up = dom.node(e).parent;
         let parent = if e == root || up.is_none() {
@@ -1025,31 +1147,40 @@ fn inherit<'a>(
             Some(o) if !is_block => o.owner,
             _ => path.len() as u32,
         };
-        if let Some(b) = tag_bit(tag) {
-            c.tags |= b;
-        }
+        let tag_bits = tag_bit(tag).unwrap_or(0);
+        c.tags |= tag_bits;
         let mut fam: Families = 0;
-        let mut class = "";
+        // The class value's number in `cache` (NO_CLASS: none).
+        let mut class = NO_CLASS;
         for a in dom.attrs_of(e) {
-            if matches!(&*a.name, "class" | "id" | "role" | "itemprop") {
+            // Names compared as interned atoms (one integer each), not
+            // as strings.
+            let is_class = a.name == local_name!("class");
+            if is_class
+                || a.name == local_name!("id")
+                || a.name == local_name!("role")
+                || a.name == local_name!("itemprop")
+            {
                 let v = &dom.attr_text[a.start as usize..a.end as usize];
                 if v.is_empty() {
                     continue;
                 }
-                if &*a.name == "class" {
+                let next = cache.len() as u32;
+                let &mut (families, number) =
+                    cache.entry(v).or_insert_with(|| (vocab.families(v), next));
+                if is_class {
                     // The whole value: grouping by the first class name
                     // alone scored lower held out (RESULTS.md, LOFO).
-                    class = v;
+                    class = number;
                 }
-                fam |= *cache.entry(v).or_insert_with(|| vocab.families(v));
+                fam |= families;
             }
         }
-        fam &= !mask;
         // A classless `div` is layout, not a record; classless articles,
         // list items and rows are records by their tag.
         let candidate = parent != u32::MAX
             && record_tag(tag)
-            && (!class.is_empty() || matches!(tag, Tag::ARTICLE | Tag::LI | Tag::TR));
+            && (class != NO_CLASS || matches!(tag, Tag::ARTICLE | Tag::LI | Tag::TR));
         records.push(i, candidate.then_some((parent, tag, class)));
         if fam != 0 {
             let stats = page.element_stats(i);
@@ -1073,9 +1204,16 @@ fn inherit<'a>(
             c.families |= fam;
         }
         let entry = ctx.entry(from, c);
-        if owner == path.len() as u32 {
+        let owns = owner == path.len() as u32;
+        if owns {
             owner_ctx.push((i as u32, entry));
         }
+        steps.push(Step {
+            from: up_open.map_or(u32::MAX, |o| o.pos),
+            tag: tag_bits,
+            families: fam,
+            owner: owns,
+        });
         path.push(Open {
             pos: i as u32,
             ctx: entry,
@@ -1085,16 +1223,14 @@ fn inherit<'a>(
             has_parent: up_open.is_some(),
         });
     }
-    let owned = pass2.map(|mut p2| {
-        p2.read(page, &mut path, page.texts.len());
-        p2.out
-    });
+    p2.read(page, &mut path, page.texts.len());
     Inherited {
         ctx,
         records,
         covered,
         owner_ctx,
-        owned,
+        steps,
+        owned: p2.out,
     }
 }
 
@@ -1109,22 +1245,22 @@ pub fn blocks(page: &Page<'_>, vocab: &Vocabulary) -> Blocks {
     }
     let ne = page.elements.len();
     let pos = |x: NodeId| page.element_index(x).map_or(u32::MAX, |i| i as u32);
-    let mut cache: FxHashMap<&str, Families> = FxHashMap::default();
+    let mut cache: Names<'_> = FxHashMap::default();
     // Pass 1, top-down over the elements: block owner, context; pass 2,
     // over the text nodes, in the same walk: blocks in order of their
     // first text, with their own counts. A noise family that wraps most
-    // of the page is read again without it (the blocks do not change).
-    let mut first = inherit(page, vocab, &mut cache, 0, true);
+    // of the page is ignored: the contexts are made again without it
+    // (the blocks do not change).
+    let mut first = inherit(page, vocab, &mut cache);
     let wide = first.wide(page.stats(root).chars);
-    let owned = first.owned.take().unwrap_or_default();
     if wide != 0 {
-        drop(first);
-        first = inherit(page, vocab, &mut cache, wide, false);
+        first.recontext(page, wide);
     }
     let Inherited {
         ctx,
         records,
         owner_ctx,
+        owned,
         ..
     } = first;
     records.into_groups(&mut out);
@@ -1284,6 +1420,7 @@ pub fn blocks(page: &Page<'_>, vocab: &Vocabulary) -> Blocks {
     let top_share = top.map_or(0.0, |t| ratio(page.stats(t).chars, page_chars));
     let mut before = 0u32;
     out.features.reserve(nb);
+    out.block_path.reserve(nb);
     for k in 0..nb {
         let b_el = out.nodes[k];
         let o = own[k];
@@ -1352,6 +1489,66 @@ mod tests {
         <p>One, two. Three four. Five six seven eight.</p>\
         <p>Five <a href=x>six</a></p></div>\
         <div id=comments><p>Nice post!</p></div></body>";
+
+    /// [`scan`] as it was, a `char` at a time: the reference.
+    fn scan_by_char(s: &str) -> Own {
+        let mut o = Own::default();
+        let (mut in_word, mut last) = (false, ' ');
+        for c in s.chars() {
+            scan_char(c, &mut o, &mut in_word, &mut last);
+        }
+        if last != ' ' {
+            o.ends_sentence = matches!(last, '.' | '!' | '?' | '。' | '！' | '？' | ':' | '"' | '”');
+        }
+        o
+    }
+
+    #[test]
+    fn scan_counts_ascii_bytes_as_characters() {
+        let key = |o: Own| {
+            (
+                o.words,
+                o.stops,
+                o.commas,
+                o.digits,
+                o.ends_sentence,
+            )
+        };
+        let mut cases: Vec<String> = [
+            "",
+            " ",
+            "Hello, world. 42 times!",
+            "a\u{0b}b\u{0c}c\u{1c}d\u{85}e\u{a0}f\u{3000}g",
+            "日本語の文章です。次、そして",
+            "mixed 漢字and text… ok？",
+            "tab\tend:",
+            "quote \"",
+            "“curly”",
+            "x\r\n",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        // Every ASCII character between letters and after them, and
+        // generated runs of mixed scripts.
+        for b in 0u8..128 {
+            let c = char::from(b);
+            cases.push(format!("ab{c}cd{c}"));
+            cases.push(format!("{c}é{c}中{c}"));
+        }
+        let alphabet = ['a', ' ', '.', ',', '7', 'é', '中', '、', '\u{a0}', '\n', '?', 'ア'];
+        for k in 0..500usize {
+            let s: String = (0..k % 23)
+                .map(|j| alphabet[(k * 7 + j * 13 + j * j) % alphabet.len()])
+                .collect();
+            cases.push(s);
+        }
+        for s in &cases {
+            let mut fast = Own::default();
+            scan(s, &mut fast);
+            assert_eq!(key(fast), key(scan_by_char(s)), "{s:?}");
+        }
+    }
 
     #[test]
     fn index_finds_every_feature_by_name() {

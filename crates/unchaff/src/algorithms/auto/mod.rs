@@ -164,9 +164,8 @@ impl AutoModel {
 /// The block stage's probabilities, as training and extraction compute
 /// them (early exit `exit` around 0.5).
 pub fn block_probabilities(forest: &gbdt::Forest, b: &Blocks, exit: f32) -> Vec<f32> {
-    b.features
-        .iter()
-        .map(|f| sigmoid(forest.margin_early(f, 0.0, exit)))
+    (forest.margins_early(&b.features, 0.0, exit).into_iter())
+        .map(sigmoid)
         .collect()
 }
 
@@ -315,9 +314,9 @@ impl Auto {
         }
         let t = self.threshold.clamp(1e-6, 1.0 - 1e-6);
         let cut = (t / (1.0 - t)).ln();
-        let p = context::context_features(b, &p1)
-            .iter()
-            .map(|x| sigmoid(self.context.margin_early(x, cut, self.exit_margin)))
+        let x = context::context_features(b, &p1);
+        let p = (self.context.margins_early(&x, cut, self.exit_margin).into_iter())
+            .map(sigmoid)
             .collect();
         (p1, p)
     }
