@@ -416,6 +416,28 @@ impl Dom {
         tag
     }
 
+    /// The id interned for a local name, if it was interned (nothing is
+    /// added).
+    pub(crate) fn tag_id(&self, name: &LocalName) -> Option<Tag> {
+        self.tag_ids.get(name).copied()
+    }
+
+    /// A new, unlinked HTML element interned as `tag`, which must name
+    /// one local name only (`tag.0 < u16::MAX`: below the ids that
+    /// [`Dom::intern_tag`] folds), with the attributes `attrs_start ..
+    /// attrs_start + attrs_len` of [`Dom::attrs`]: what
+    /// [`Dom::push_element_tagged`] makes of an HTML name, without the
+    /// name.
+    pub(crate) fn push_html_element(&mut self, tag: Tag, attrs_start: u32, attrs_len: u32) -> NodeId {
+        debug_assert!(tag.0 < u16::MAX);
+        self.push(NodeKind::Element(ElementData {
+            tag,
+            ns: Ns::Html,
+            attrs_start,
+            attrs_len,
+        }))
+    }
+
     /// The local name of an interned tag.
     pub fn tag_name(&self, tag: Tag) -> &str {
         self.tag_names

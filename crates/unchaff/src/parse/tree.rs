@@ -1,0 +1,1793 @@
+//! Our own tree builder for the common, well-nested page, fed by the fast
+//! tokenizer (`parse/fast.rs`) with borrowed tokens and writing straight
+//! into the [`Dom`] arena: no `StrTendril` a text run or attribute value,
+//! no `Vec<Attribute>` a tag, no handles to clone.
+//!
+//! It follows the HTML standard's tree construction exactly as html5ever
+//! implements it (html5ever's tree is the reference: where the two
+//! differ, html5ever's choice is taken) for the insertion modes and
+//! tokens real pages use: initial, before html, before head, in head,
+//! after head, in body, text, in table, in table body, in row, in cell,
+//! after body and after after body; implied end tags, the list of active
+//! formatting elements with its reconstruction and the Noah's Ark clause,
+//! the adoption agency where it only pops, whitespace in table context.
+//! At the first token it is not certain about — the adoption agency
+//! moving nodes, foster parenting, `<select>`, `<template>`, frames,
+//! captions and column groups, foreign content (`<svg>`, `<math>`),
+//! `<html>` or `<body>` tags adding attributes, a rare element with rules
+//! of its own (see [`RARE`]), a stack deeper than [`MAX_OPEN`] — it gives
+//! up, and the page is parsed again from the start by html5ever's tree
+//! builder. Only the way the tokens take changes, never the tree: the
+//! differential test `data_parse` (crates/cli/tests) checks on every dev
+//! page that wherever it answers the tree is html5ever's, and the unit
+//! tests here do the same for each rule on generated markup.
+//!
+//! The element budget and the memory budget are those of the sink
+//! html5ever's tree builder writes through (`parse/mod.rs`): the first
+//! element past either ends the parse with the same error.
+
+use html5ever::LocalName;
+use html5ever::tokenizer::states::RawKind;
+
+use super::fast::{Builder, GiveUp, Next, Step, TagRef};
+use super::{Budget, MAX_DEPTH, MAX_OPEN_FORMATTING};
+use crate::Error;
+use crate::dom::{Attr, DOCUMENT, Dom, Flow, NodeId, NodeKind, Tag};
+use crate::limits::{BLOCK_MEMORY, ELEMENT_MEMORY};
+
+/// Elements the tree builder adds on top of the page's nesting, which the
+/// pre-pass caps at [`MAX_DEPTH`]: `html`, `body`, and a table's implied
+/// `tbody` and `tr` a level, with room to spare.
+const IMPLIED_DEPTH: usize = 16;
+
+/// The deepest stack of open elements followed; deeper, it gives up (the
+/// pre-pass's cap and what the tree builder adds: a page as given,
+/// without the pre-pass, stays bounded too).
+pub(super) const MAX_OPEN: usize = MAX_DEPTH + IMPLIED_DEPTH;
+
+/// The longest list of active formatting elements followed: the
+/// pre-pass keeps [`MAX_OPEN_FORMATTING`] open, and markers (one an open
+/// cell or object) are bounded by the stack.
+pub(super) const MAX_FORMATTING: usize = MAX_OPEN_FORMATTING + MAX_OPEN;
+
+/// The Noah's Ark clause: at most this many identical formatting elements
+/// (same name and attributes) after the last marker.
+const NOAHS_ARK: usize = 3;
+
+/// Element names with tree-construction rules of their own that have no
+/// fixed [`Tag`] id: a start or end tag with one of these names gives up.
+pub(super) const RARE: &[&str] = &[
+    "applet", "basefont", "bgsound", "dir", "image", "isindex", "keygen", "marquee", "noembed",
+    "param", "rb", "rtc", "search",
+];
+
+/// The classification of a name with no fixed id: an ordinary element.
+const OTHER: Tag = Tag(u16::MAX);
+
+/// The insertion modes followed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mode {
+    Initial,
+    BeforeHtml,
+    BeforeHead,
+    InHead,
+    AfterHead,
+    InBody,
+    Text,
+    InTable,
+    InTableBody,
+    InRow,
+    InCell,
+    AfterBody,
+    AfterAfterBody,
+}
+
+/// What is known of the document's quirks mode: only `<table>` in a
+/// paragraph depends on it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Quirks {
+    /// No doctype: quirks mode.
+    Yes,
+    /// `<!DOCTYPE html>` (or with `about:legacy-compat`): no quirks.
+    No,
+    /// Another doctype: not worked out here.
+    Unknown,
+}
+
+/// An entry of the stack of open elements (all in the HTML namespace).
+#[derive(Clone, Copy, Debug)]
+struct Open {
+    id: NodeId,
+    tag: Tag,
+}
+
+/// An entry of the list of active formatting elements.
+#[derive(Clone, Copy, Debug)]
+enum Formatting {
+    Marker,
+    Element(Open),
+}
+
+/// The scopes of the standard's "has an element in scope" checks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Scope {
+    Default,
+    ListItem,
+    Button,
+    Table,
+}
+
+/// A tag's name: the atom, its interned id if any, and its class ([`OTHER`]
+/// for names without a fixed id).
+struct Name {
+    atom: LocalName,
+    id: Option<Tag>,
+    key: Tag,
+}
+
+/// Where a new element's attributes come from.
+#[derive(Clone, Copy)]
+enum Attrs<'a, 't> {
+    None,
+    Token(&'a TagRef<'t>),
+    /// Copied from an element (a formatting element reconstructed).
+    Element(NodeId),
+}
+
+/// The tree builder's state.
+pub(super) struct Own {
+    dom: Dom,
+    limits: Budget,
+    elements_left: usize,
+    memory_left: usize,
+    /// The budget it ran past: `Some(true)` the memory budget,
+    /// `Some(false)` the element budget.
+    over: Option<bool>,
+    mode: Mode,
+    /// The mode to return to after [`Mode::Text`].
+    orig_mode: Mode,
+    stack: Vec<Open>,
+    formatting: Vec<Formatting>,
+    head: Option<NodeId>,
+    form: Option<NodeId>,
+    quirks: Quirks,
+    /// A newline starting the next token is dropped (after `<pre>`,
+    /// `<listing>`, `<textarea>`).
+    ignore_lf: bool,
+}
+
+/// `h1` … `h6`.
+fn is_heading(t: Tag) -> bool {
+    t.is_heading()
+}
+
+/// html5ever's "special" category (the names with a fixed id; the others
+/// are in [`RARE`]).
+fn is_special(t: Tag) -> bool {
+    matches!(
+        t,
+        Tag::ADDRESS
+            | Tag::AREA
+            | Tag::ARTICLE
+            | Tag::ASIDE
+            | Tag::BASE
+            | Tag::BLOCKQUOTE
+            | Tag::BODY
+            | Tag::BR
+            | Tag::BUTTON
+            | Tag::CAPTION
+            | Tag::CENTER
+            | Tag::COL
+            | Tag::COLGROUP
+            | Tag::DD
+            | Tag::DETAILS
+            | Tag::DIV
+            | Tag::DL
+            | Tag::DT
+            | Tag::EMBED
+            | Tag::FIELDSET
+            | Tag::FIGCAPTION
+            | Tag::FIGURE
+            | Tag::FOOTER
+            | Tag::FORM
+            | Tag::FRAME
+            | Tag::FRAMESET
+            | Tag::H1
+            | Tag::H2
+            | Tag::H3
+            | Tag::H4
+            | Tag::H5
+            | Tag::H6
+            | Tag::HEAD
+            | Tag::HEADER
+            | Tag::HGROUP
+            | Tag::HR
+            | Tag::HTML
+            | Tag::IFRAME
+            | Tag::IMG
+            | Tag::INPUT
+            | Tag::LI
+            | Tag::LINK
+            | Tag::LISTING
+            | Tag::MAIN
+            | Tag::MENU
+            | Tag::META
+            | Tag::NAV
+            | Tag::NOFRAMES
+            | Tag::NOSCRIPT
+            | Tag::OBJECT
+            | Tag::OL
+            | Tag::P
+            | Tag::PLAINTEXT
+            | Tag::PRE
+            | Tag::SCRIPT
+            | Tag::SECTION
+            | Tag::SELECT
+            | Tag::SOURCE
+            | Tag::STYLE
+            | Tag::SUMMARY
+            | Tag::TABLE
+            | Tag::TBODY
+            | Tag::TD
+            | Tag::TEMPLATE
+            | Tag::TEXTAREA
+            | Tag::TFOOT
+            | Tag::TH
+            | Tag::THEAD
+            | Tag::TITLE
+            | Tag::TR
+            | Tag::TRACK
+            | Tag::UL
+            | Tag::WBR
+            | Tag::XMP
+    )
+}
+
+/// Whether `t` bounds `scope`.
+fn bounds(scope: Scope, t: Tag) -> bool {
+    match scope {
+        Scope::Table => matches!(t, Tag::HTML | Tag::TABLE | Tag::TEMPLATE),
+        _ => {
+            matches!(
+                t,
+                Tag::CAPTION
+                    | Tag::HTML
+                    | Tag::TABLE
+                    | Tag::TD
+                    | Tag::TH
+                    | Tag::OBJECT
+                    | Tag::SELECT
+                    | Tag::TEMPLATE
+            ) || match scope {
+                Scope::ListItem => matches!(t, Tag::OL | Tag::UL),
+                Scope::Button => t == Tag::BUTTON,
+                _ => false,
+            }
+        }
+    }
+}
+
+/// The elements "generate implied end tags" closes.
+fn implied_end(t: Tag) -> bool {
+    matches!(
+        t,
+        Tag::DD | Tag::DT | Tag::LI | Tag::OPTION | Tag::OPTGROUP | Tag::P | Tag::RP | Tag::RT
+    )
+}
+
+/// The formatting elements with a fixed id (all of them).
+fn is_formatting(t: Tag) -> bool {
+    matches!(
+        t,
+        Tag::A
+            | Tag::B
+            | Tag::BIG
+            | Tag::CODE
+            | Tag::EM
+            | Tag::FONT
+            | Tag::I
+            | Tag::NOBR
+            | Tag::S
+            | Tag::SMALL
+            | Tag::STRIKE
+            | Tag::STRONG
+            | Tag::TT
+            | Tag::U
+    )
+}
+
+/// Whether every character of `s` is ASCII whitespace (html5ever's test).
+fn all_space(s: &str) -> bool {
+    s.bytes().all(|c| c.is_ascii_whitespace())
+}
+
+impl Own {
+    /// A tree builder within `limits`.
+    pub(super) fn new(limits: Budget) -> Own {
+        Own {
+            dom: Dom::new(),
+            limits,
+            elements_left: limits.elements,
+            memory_left: limits.memory,
+            over: None,
+            mode: Mode::Initial,
+            orig_mode: Mode::InBody,
+            stack: Vec::new(),
+            formatting: Vec::new(),
+            head: None,
+            form: None,
+            quirks: Quirks::Unknown,
+            ignore_lf: false,
+        }
+    }
+
+    // ---- nodes ----
+
+    /// A new element `tag` (its name `atom` when it has no id yet), within
+    /// the budgets.
+    fn create(&mut self, tag: Option<Tag>, atom: &LocalName, attrs: Attrs<'_, '_>) -> Step<Open> {
+        let Some(left) = self.elements_left.checked_sub(1) else {
+            self.over = Some(false);
+            return Err(GiveUp("over the element budget"));
+        };
+        let tag = match tag {
+            Some(t) => t,
+            None => self.dom.intern_tag(atom),
+        };
+        if tag.0 == u16::MAX {
+            return Err(GiveUp("too many distinct names"));
+        }
+        let block = matches!(tag.flow(), Flow::Block | Flow::Cell);
+        let cost = ELEMENT_MEMORY + if block { BLOCK_MEMORY } else { 0 };
+        let Some(memory) = self.memory_left.checked_sub(cost) else {
+            self.over = Some(true);
+            return Err(GiveUp("over the memory budget"));
+        };
+        self.elements_left = left;
+        self.memory_left = memory;
+        let dom = &mut self.dom;
+        let start = dom.attrs.len();
+        match attrs {
+            Attrs::None => {}
+            Attrs::Token(t) => {
+                for (name, value) in t.attrs() {
+                    let from = to_u32(dom.attr_text.len());
+                    dom.attr_text.push_str(value);
+                    dom.attrs.push(Attr {
+                        name: LocalName::from(name),
+                        start: from,
+                        end: to_u32(dom.attr_text.len()),
+                    });
+                }
+            }
+            Attrs::Element(id) => {
+                let (s, n) = match &dom.nodes[id.index()].kind {
+                    NodeKind::Element(e) => (e.attrs_start as usize, e.attrs_len as usize),
+                    _ => (0, 0),
+                };
+                for i in s..s + n {
+                    let (name, a, b) = {
+                        let at = &dom.attrs[i];
+                        (at.name.clone(), at.start as usize, at.end as usize)
+                    };
+                    let from = to_u32(dom.attr_text.len());
+                    dom.attr_text.extend_from_within(a..b);
+                    dom.attrs.push(Attr {
+                        name,
+                        start: from,
+                        end: to_u32(dom.attr_text.len()),
+                    });
+                }
+            }
+        }
+        let len = dom.attrs.len() - start;
+        let id = dom.push_html_element(tag, to_u32(start), to_u32(len));
+        Ok(Open { id, tag })
+    }
+
+    /// The current node.
+    fn current(&self) -> Open {
+        self.stack.last().copied().unwrap_or(Open {
+            id: DOCUMENT,
+            tag: OTHER,
+        })
+    }
+
+    /// Pushes `open` onto the stack of open elements.
+    fn push(&mut self, open: Open) -> Step<()> {
+        if self.stack.len() >= MAX_OPEN {
+            return Err(GiveUp("stack deeper than MAX_OPEN"));
+        }
+        self.stack.push(open);
+        Ok(())
+    }
+
+    /// Inserts an element for the token (appended to the current node,
+    /// pushed).
+    fn insert(&mut self, n: &Name, t: &TagRef<'_>) -> Step<Open> {
+        let open = self.create(n.id, &n.atom, Attrs::Token(t))?;
+        self.dom.append_child(self.current().id, open.id);
+        self.push(open)?;
+        Ok(open)
+    }
+
+    /// Inserts an element the tree builder implies (no attributes).
+    fn insert_implied(&mut self, tag: Tag) -> Step<Open> {
+        let atom = LocalName::from(self.dom.tag_name(tag));
+        let open = self.create(Some(tag), &atom, Attrs::None)?;
+        self.dom.append_child(self.current().id, open.id);
+        self.push(open)?;
+        Ok(open)
+    }
+
+    /// Inserts a void element for the token (not pushed).
+    fn insert_void(&mut self, n: &Name, t: &TagRef<'_>) -> Step<()> {
+        let open = self.create(n.id, &n.atom, Attrs::Token(t))?;
+        self.dom.append_child(self.current().id, open.id);
+        Ok(())
+    }
+
+    /// Inserts an element whose content is raw text, and switches to the
+    /// text mode.
+    fn insert_raw(&mut self, n: &Name, t: &TagRef<'_>, kind: RawKind) -> Step<Next> {
+        self.insert(n, t)?;
+        self.orig_mode = self.mode;
+        self.mode = Mode::Text;
+        Ok(Next::Raw(kind))
+    }
+
+    /// Appends text to the current node, merged with a text node before.
+    fn append_text(&mut self, text: &str) {
+        let parent = self.current().id;
+        let dom = &mut self.dom;
+        let last = dom.last_child(parent);
+        if !last.is_none() && matches!(dom.nodes[last.index()].kind, NodeKind::Text { .. }) {
+            dom.extend_text(last, text);
+        } else {
+            let t = dom.new_text(text);
+            dom.append_child(parent, t);
+        }
+    }
+
+    // ---- the stack ----
+
+    /// Whether an element that `pred` accepts is in `scope`.
+    fn in_scope(&self, scope: Scope, pred: impl Fn(Open) -> bool) -> bool {
+        for &o in self.stack.iter().rev() {
+            if pred(o) {
+                return true;
+            }
+            if bounds(scope, o.tag) {
+                return false;
+            }
+        }
+        false
+    }
+
+    /// Whether an element `tag` is in `scope`.
+    fn in_scope_tag(&self, scope: Scope, tag: Tag) -> bool {
+        self.in_scope(scope, |o| o.tag == tag)
+    }
+
+    /// Pops until an element that `pred` accepts has been popped.
+    fn pop_until(&mut self, pred: impl Fn(Tag) -> bool) {
+        while let Some(o) = self.stack.pop() {
+            if pred(o.tag) {
+                break;
+            }
+        }
+    }
+
+    /// Pops until the current node is one `pred` accepts.
+    fn clear_to(&mut self, pred: impl Fn(Tag) -> bool) {
+        while let Some(o) = self.stack.last() {
+            if pred(o.tag) {
+                break;
+            }
+            self.stack.pop();
+        }
+    }
+
+    /// Generates implied end tags, except for `except`.
+    fn implied_ends(&mut self, except: Option<Tag>) {
+        while let Some(o) = self.stack.last() {
+            if !implied_end(o.tag) || Some(o.tag) == except {
+                break;
+            }
+            self.stack.pop();
+        }
+    }
+
+    /// Closes a `<p>` in button scope, if there is one.
+    fn close_p(&mut self) {
+        if self.in_scope_tag(Scope::Button, Tag::P) {
+            self.implied_ends(Some(Tag::P));
+            self.pop_until(|t| t == Tag::P);
+        }
+    }
+
+    /// Removes `id` from the stack (wherever it is).
+    fn remove_from_stack(&mut self, id: NodeId) {
+        if let Some(i) = self.stack.iter().rposition(|o| o.id == id) {
+            self.stack.remove(i);
+        }
+    }
+
+    /// The standard's "reset the insertion mode appropriately".
+    fn reset_mode(&self) -> Step<Mode> {
+        for (i, o) in self.stack.iter().enumerate().rev() {
+            let last = i == 0;
+            match o.tag {
+                Tag::TD | Tag::TH if !last => return Ok(Mode::InCell),
+                Tag::TR => return Ok(Mode::InRow),
+                Tag::TBODY | Tag::THEAD | Tag::TFOOT => return Ok(Mode::InTableBody),
+                Tag::CAPTION | Tag::COLGROUP | Tag::TEMPLATE | Tag::FRAMESET => {
+                    return Err(GiveUp("reset into a mode not followed"));
+                }
+                Tag::TABLE => return Ok(Mode::InTable),
+                Tag::HEAD if !last => return Ok(Mode::InHead),
+                Tag::BODY => return Ok(Mode::InBody),
+                Tag::HTML => {
+                    return Ok(match self.head {
+                        None => Mode::BeforeHead,
+                        Some(_) => Mode::AfterHead,
+                    });
+                }
+                _ => {}
+            }
+        }
+        Ok(Mode::InBody)
+    }
+
+    // ---- active formatting elements ----
+
+    /// Whether `id` is on the stack.
+    fn is_open(&self, id: NodeId) -> bool {
+        self.stack.iter().rev().any(|o| o.id == id)
+    }
+
+    /// The standard's "reconstruct the active formatting elements".
+    fn reconstruct(&mut self) -> Step<()> {
+        let done = |me: &Own, e: &Formatting| match e {
+            Formatting::Marker => true,
+            Formatting::Element(o) => me.is_open(o.id),
+        };
+        let Some(last) = self.formatting.last() else {
+            return Ok(());
+        };
+        if done(self, last) {
+            return Ok(());
+        }
+        let mut i = self.formatting.len() - 1;
+        while i > 0 {
+            i -= 1;
+            if done(self, &self.formatting[i]) {
+                i += 1;
+                break;
+            }
+        }
+        for j in i..self.formatting.len() {
+            let Formatting::Element(old) = self.formatting[j] else {
+                return Err(GiveUp("marker in reconstruction"));
+            };
+            let atom = LocalName::from(self.dom.tag_name(old.tag));
+            let new = self.create(Some(old.tag), &atom, Attrs::Element(old.id))?;
+            self.dom.append_child(self.current().id, new.id);
+            self.push(new)?;
+            self.formatting[j] = Formatting::Element(new);
+        }
+        Ok(())
+    }
+
+    /// Whether element `id`'s attributes are the token's, in any order.
+    fn same_attrs(&self, id: NodeId, t: &TagRef<'_>) -> bool {
+        let attrs = self.dom.attrs_of(id);
+        attrs.len() == t.attrs_len()
+            && t.attrs().all(|(name, value)| {
+                attrs.iter().any(|a| {
+                    &*a.name == name
+                        && &self.dom.attr_text[a.start as usize..a.end as usize] == value
+                })
+            })
+    }
+
+    /// Inserts a formatting element for the token and lists it (after the
+    /// Noah's Ark clause).
+    fn insert_formatting(&mut self, n: &Name, t: &TagRef<'_>) -> Step<()> {
+        let mut first = None;
+        let mut matches = 0;
+        for (i, e) in self.formatting.iter().enumerate().rev() {
+            match e {
+                Formatting::Marker => break,
+                Formatting::Element(o) => {
+                    if Some(o.tag) == n.id && self.same_attrs(o.id, t) {
+                        first = Some(i);
+                        matches += 1;
+                    }
+                }
+            }
+        }
+        if matches >= NOAHS_ARK
+            && let Some(i) = first
+        {
+            self.formatting.remove(i);
+        }
+        let open = self.insert(n, t)?;
+        if self.formatting.len() >= MAX_FORMATTING {
+            return Err(GiveUp("formatting list longer than MAX_FORMATTING"));
+        }
+        self.formatting.push(Formatting::Element(open));
+        Ok(())
+    }
+
+    /// Clears the list of active formatting elements to the last marker.
+    fn clear_to_marker(&mut self) {
+        while let Some(e) = self.formatting.pop() {
+            if matches!(e, Formatting::Marker) {
+                break;
+            }
+        }
+    }
+
+    /// The last formatting element `tag` after the last marker.
+    fn formatting_after_marker(&self, tag: Tag) -> Option<(usize, Open)> {
+        for (i, e) in self.formatting.iter().enumerate().rev() {
+            match e {
+                Formatting::Marker => return None,
+                Formatting::Element(o) if o.tag == tag => return Some((i, *o)),
+                Formatting::Element(_) => {}
+            }
+        }
+        None
+    }
+
+    /// The adoption agency algorithm, where it only pops; where it would
+    /// move nodes (a furthest block), it gives up.
+    fn adoption_agency(&mut self, tag: Tag) -> Step<()> {
+        let cur = self.current();
+        if cur.tag == tag
+            && !self
+                .formatting
+                .iter()
+                .any(|e| matches!(e, Formatting::Element(o) if o.id == cur.id))
+        {
+            self.stack.pop();
+            return Ok(());
+        }
+        let Some((fi, fe)) = self.formatting_after_marker(tag) else {
+            self.any_other_end(Some(tag));
+            return Ok(());
+        };
+        let Some(si) = self.stack.iter().rposition(|o| o.id == fe.id) else {
+            self.formatting.remove(fi);
+            return Ok(());
+        };
+        if !self.in_scope(Scope::Default, |o| o.id == fe.id) {
+            return Ok(());
+        }
+        if self.stack[si..].iter().any(|o| is_special(o.tag)) {
+            return Err(GiveUp("adoption agency with a furthest block"));
+        }
+        self.stack.truncate(si);
+        self.formatting.remove(fi);
+        Ok(())
+    }
+
+    // ---- tokens ----
+
+    /// The "anything else" step of the modes before the body and after it:
+    /// what is implied, and the mode the token is processed again in.
+    fn anything_else(&mut self) -> Step<()> {
+        match self.mode {
+            Mode::Initial => {
+                self.quirks = Quirks::Yes;
+                self.mode = Mode::BeforeHtml;
+            }
+            Mode::BeforeHtml => {
+                let root = self.create(
+                    Some(Tag::HTML),
+                    &html5ever::local_name!("html"),
+                    Attrs::None,
+                )?;
+                self.dom.append_child(DOCUMENT, root.id);
+                self.push(root)?;
+                self.mode = Mode::BeforeHead;
+            }
+            Mode::BeforeHead => {
+                let head = self.insert_implied(Tag::HEAD)?;
+                self.head = Some(head.id);
+                self.mode = Mode::InHead;
+            }
+            Mode::InHead => {
+                self.stack.pop();
+                self.mode = Mode::AfterHead;
+            }
+            Mode::AfterHead => {
+                self.insert_implied(Tag::BODY)?;
+                self.mode = Mode::InBody;
+            }
+            Mode::AfterBody | Mode::AfterAfterBody => self.mode = Mode::InBody,
+            _ => return Err(GiveUp("no anything-else step")),
+        }
+        Ok(())
+    }
+
+    /// The start tags of the in-head rules: `None` for "anything else".
+    fn in_head_start(&mut self, t: &TagRef<'_>, n: &Name) -> Step<Option<Next>> {
+        Ok(Some(match n.key {
+            Tag::HTML => return self.in_body_start(t, n).map(Some),
+            Tag::BASE | Tag::LINK | Tag::META => {
+                self.insert_void(n, t)?;
+                Next::Data
+            }
+            Tag::TITLE => self.insert_raw(n, t, RawKind::Rcdata)?,
+            Tag::NOFRAMES | Tag::STYLE | Tag::NOSCRIPT => {
+                self.insert_raw(n, t, RawKind::Rawtext)?
+            }
+            Tag::SCRIPT => self.insert_raw(n, t, RawKind::ScriptData)?,
+            Tag::TEMPLATE => return Err(GiveUp("template")),
+            Tag::HEAD => Next::Data,
+            _ => return Ok(None),
+        }))
+    }
+
+    /// A start tag in the in-body rules.
+    fn in_body_start(&mut self, t: &TagRef<'_>, n: &Name) -> Step<Next> {
+        match n.key {
+            Tag::HTML | Tag::BODY => {
+                if t.attrs_len() > 0 {
+                    return Err(GiveUp("<html> or <body> adding attributes"));
+                }
+            }
+            Tag::BASE
+            | Tag::LINK
+            | Tag::META
+            | Tag::NOFRAMES
+            | Tag::SCRIPT
+            | Tag::STYLE
+            | Tag::TEMPLATE
+            | Tag::TITLE => {
+                return self
+                    .in_head_start(t, n)
+                    .map(|next| next.unwrap_or(Next::Data));
+            }
+            Tag::FRAMESET => return Err(GiveUp("frameset")),
+            Tag::ADDRESS
+            | Tag::ARTICLE
+            | Tag::ASIDE
+            | Tag::BLOCKQUOTE
+            | Tag::CENTER
+            | Tag::DETAILS
+            | Tag::DIALOG
+            | Tag::DIV
+            | Tag::DL
+            | Tag::FIELDSET
+            | Tag::FIGCAPTION
+            | Tag::FIGURE
+            | Tag::FOOTER
+            | Tag::HEADER
+            | Tag::HGROUP
+            | Tag::MAIN
+            | Tag::NAV
+            | Tag::OL
+            | Tag::P
+            | Tag::SECTION
+            | Tag::SUMMARY
+            | Tag::UL
+            | Tag::MENU => {
+                self.close_p();
+                self.insert(n, t)?;
+            }
+            Tag::H1 | Tag::H2 | Tag::H3 | Tag::H4 | Tag::H5 | Tag::H6 => {
+                self.close_p();
+                if is_heading(self.current().tag) {
+                    self.stack.pop();
+                }
+                self.insert(n, t)?;
+            }
+            Tag::PRE | Tag::LISTING => {
+                self.close_p();
+                self.insert(n, t)?;
+                self.ignore_lf = true;
+            }
+            Tag::FORM => {
+                if self.form.is_none() {
+                    self.close_p();
+                    let open = self.insert(n, t)?;
+                    self.form = Some(open.id);
+                }
+            }
+            Tag::LI | Tag::DD | Tag::DT => {
+                let list = n.key == Tag::LI;
+                let mut close = None;
+                for o in self.stack.iter().rev() {
+                    let hit = if list {
+                        o.tag == Tag::LI
+                    } else {
+                        matches!(o.tag, Tag::DD | Tag::DT)
+                    };
+                    if hit {
+                        close = Some(o.tag);
+                        break;
+                    }
+                    if is_special(o.tag) && !matches!(o.tag, Tag::ADDRESS | Tag::DIV | Tag::P) {
+                        break;
+                    }
+                }
+                if let Some(tag) = close {
+                    self.implied_ends(Some(tag));
+                    self.pop_until(|x| x == tag);
+                }
+                self.close_p();
+                self.insert(n, t)?;
+            }
+            Tag::PLAINTEXT => return Err(GiveUp("plaintext")),
+            Tag::BUTTON => {
+                if self.in_scope_tag(Scope::Default, Tag::BUTTON) {
+                    return Err(GiveUp("nested button"));
+                }
+                self.reconstruct()?;
+                self.insert(n, t)?;
+            }
+            Tag::A => {
+                if self.formatting_after_marker(Tag::A).is_some() {
+                    return Err(GiveUp("<a> in an open <a>"));
+                }
+                self.reconstruct()?;
+                self.insert_formatting(n, t)?;
+            }
+            Tag::B
+            | Tag::BIG
+            | Tag::CODE
+            | Tag::EM
+            | Tag::FONT
+            | Tag::I
+            | Tag::S
+            | Tag::SMALL
+            | Tag::STRIKE
+            | Tag::STRONG
+            | Tag::TT
+            | Tag::U => {
+                self.reconstruct()?;
+                self.insert_formatting(n, t)?;
+            }
+            Tag::NOBR => {
+                self.reconstruct()?;
+                if self.in_scope_tag(Scope::Default, Tag::NOBR) {
+                    return Err(GiveUp("nested nobr"));
+                }
+                self.insert_formatting(n, t)?;
+            }
+            Tag::OBJECT => {
+                self.reconstruct()?;
+                self.insert(n, t)?;
+                self.push_marker()?;
+            }
+            Tag::TABLE => {
+                if self.quirks != Quirks::Yes && self.in_scope_tag(Scope::Button, Tag::P) {
+                    if self.quirks == Quirks::Unknown {
+                        return Err(GiveUp("<table> in <p> under an unusual doctype"));
+                    }
+                    self.close_p();
+                }
+                self.insert(n, t)?;
+                self.mode = Mode::InTable;
+            }
+            Tag::AREA | Tag::BR | Tag::EMBED | Tag::IMG | Tag::WBR | Tag::INPUT => {
+                self.reconstruct()?;
+                self.insert_void(n, t)?;
+            }
+            Tag::SOURCE | Tag::TRACK => self.insert_void(n, t)?,
+            Tag::HR => {
+                self.close_p();
+                self.insert_void(n, t)?;
+            }
+            Tag::TEXTAREA => {
+                self.ignore_lf = true;
+                return self.insert_raw(n, t, RawKind::Rcdata);
+            }
+            Tag::XMP => {
+                self.close_p();
+                self.reconstruct()?;
+                return self.insert_raw(n, t, RawKind::Rawtext);
+            }
+            Tag::IFRAME | Tag::NOSCRIPT => return self.insert_raw(n, t, RawKind::Rawtext),
+            Tag::SELECT => return Err(GiveUp("select")),
+            Tag::OPTION | Tag::OPTGROUP => {
+                if self.current().tag == Tag::OPTION {
+                    self.stack.pop();
+                }
+                self.reconstruct()?;
+                self.insert(n, t)?;
+            }
+            Tag::RP | Tag::RT => {
+                if self.in_scope_tag(Scope::Default, Tag::RUBY) {
+                    self.implied_ends(None);
+                }
+                self.insert(n, t)?;
+            }
+            Tag::MATH | Tag::SVG => return Err(GiveUp("foreign content")),
+            Tag::CAPTION
+            | Tag::COL
+            | Tag::COLGROUP
+            | Tag::FRAME
+            | Tag::HEAD
+            | Tag::TBODY
+            | Tag::TD
+            | Tag::TFOOT
+            | Tag::TH
+            | Tag::THEAD
+            | Tag::TR => {}
+            _ => {
+                self.reconstruct()?;
+                self.insert(n, t)?;
+            }
+        }
+        Ok(Next::Data)
+    }
+
+    /// Adds a marker to the list of active formatting elements.
+    fn push_marker(&mut self) -> Step<()> {
+        if self.formatting.len() >= MAX_FORMATTING {
+            return Err(GiveUp("formatting list longer than MAX_FORMATTING"));
+        }
+        self.formatting.push(Formatting::Marker);
+        Ok(())
+    }
+
+    /// "Any other end tag" in the in-body rules.
+    fn any_other_end(&mut self, tag: Option<Tag>) {
+        let Some(tag) = tag else {
+            // No element of that name was ever made: nothing to close.
+            return;
+        };
+        for i in (0..self.stack.len()).rev() {
+            let o = self.stack[i];
+            if o.tag == tag {
+                self.implied_ends(Some(tag));
+                self.stack.truncate(i);
+                return;
+            }
+            if is_special(o.tag) {
+                return;
+            }
+        }
+    }
+
+    /// An end tag in the in-body rules.
+    fn in_body_end(&mut self, n: &Name) -> Step<()> {
+        match n.key {
+            Tag::TEMPLATE => return Err(GiveUp("template")),
+            Tag::BODY => {
+                if self.in_scope_tag(Scope::Default, Tag::BODY) {
+                    self.mode = Mode::AfterBody;
+                }
+            }
+            Tag::HTML => {
+                if self.in_scope_tag(Scope::Default, Tag::BODY) {
+                    // After body, `</html>` goes on to after after body.
+                    self.mode = Mode::AfterAfterBody;
+                }
+            }
+            Tag::ADDRESS
+            | Tag::ARTICLE
+            | Tag::ASIDE
+            | Tag::BLOCKQUOTE
+            | Tag::BUTTON
+            | Tag::CENTER
+            | Tag::DETAILS
+            | Tag::DIALOG
+            | Tag::DIV
+            | Tag::DL
+            | Tag::FIELDSET
+            | Tag::FIGCAPTION
+            | Tag::FIGURE
+            | Tag::FOOTER
+            | Tag::HEADER
+            | Tag::HGROUP
+            | Tag::LISTING
+            | Tag::MAIN
+            | Tag::MENU
+            | Tag::NAV
+            | Tag::OL
+            | Tag::PRE
+            | Tag::SECTION
+            | Tag::SELECT
+            | Tag::SUMMARY
+            | Tag::UL => {
+                let tag = n.key;
+                if self.in_scope_tag(Scope::Default, tag) {
+                    self.implied_ends(None);
+                    self.pop_until(|x| x == tag);
+                }
+            }
+            Tag::FORM => {
+                let Some(form) = self.form.take() else {
+                    return Ok(());
+                };
+                if !self.in_scope(Scope::Default, |o| o.id == form) {
+                    return Ok(());
+                }
+                self.implied_ends(None);
+                self.remove_from_stack(form);
+            }
+            Tag::P => {
+                if !self.in_scope_tag(Scope::Button, Tag::P) {
+                    self.insert_implied(Tag::P)?;
+                }
+                self.implied_ends(Some(Tag::P));
+                self.pop_until(|x| x == Tag::P);
+            }
+            Tag::LI | Tag::DD | Tag::DT => {
+                let tag = n.key;
+                let scope = if tag == Tag::LI {
+                    Scope::ListItem
+                } else {
+                    Scope::Default
+                };
+                if self.in_scope_tag(scope, tag) {
+                    self.implied_ends(Some(tag));
+                    self.pop_until(|x| x == tag);
+                }
+            }
+            Tag::H1 | Tag::H2 | Tag::H3 | Tag::H4 | Tag::H5 | Tag::H6 => {
+                if self.in_scope(Scope::Default, |o| is_heading(o.tag)) {
+                    self.implied_ends(None);
+                    self.pop_until(is_heading);
+                }
+            }
+            t if is_formatting(t) => self.adoption_agency(t)?,
+            Tag::OBJECT => {
+                if self.in_scope_tag(Scope::Default, Tag::OBJECT) {
+                    self.implied_ends(None);
+                    self.pop_until(|x| x == Tag::OBJECT);
+                    self.clear_to_marker();
+                }
+            }
+            Tag::BR => {
+                // As `<br>`, without attributes.
+                self.reconstruct()?;
+                let open = self.create(Some(Tag::BR), &n.atom, Attrs::None)?;
+                self.dom.append_child(self.current().id, open.id);
+            }
+            _ => self.any_other_end(n.id),
+        }
+        Ok(())
+    }
+
+    /// A start tag in the in-table rules: `None` to process it again in
+    /// the (new) mode.
+    fn in_table_start(&mut self, t: &TagRef<'_>, n: &Name) -> Step<Option<Next>> {
+        match n.key {
+            Tag::TBODY | Tag::TFOOT | Tag::THEAD => {
+                self.clear_to(|x| matches!(x, Tag::TABLE | Tag::TEMPLATE | Tag::HTML));
+                self.insert(n, t)?;
+                self.mode = Mode::InTableBody;
+            }
+            Tag::TD | Tag::TH | Tag::TR => {
+                self.clear_to(|x| matches!(x, Tag::TABLE | Tag::TEMPLATE | Tag::HTML));
+                self.insert_implied(Tag::TBODY)?;
+                self.mode = Mode::InTableBody;
+                return Ok(None);
+            }
+            Tag::STYLE | Tag::SCRIPT => return self.in_head_start(t, n),
+            Tag::INPUT if t.attr("type").is_some_and(|v| v.eq_ignore_ascii_case("hidden")) => {
+                self.insert_void(n, t)?;
+            }
+            _ => return Err(GiveUp("start tag in table (caption, colgroup, fostered)")),
+        }
+        Ok(Some(Next::Data))
+    }
+
+    /// An end tag in the in-table rules.
+    fn in_table_end(&mut self, n: &Name) -> Step<()> {
+        match n.key {
+            Tag::TABLE => {
+                if self.in_scope_tag(Scope::Table, Tag::TABLE) {
+                    self.pop_until(|x| x == Tag::TABLE);
+                    self.mode = self.reset_mode()?;
+                }
+            }
+            Tag::BODY
+            | Tag::CAPTION
+            | Tag::COL
+            | Tag::COLGROUP
+            | Tag::HTML
+            | Tag::TBODY
+            | Tag::TD
+            | Tag::TFOOT
+            | Tag::TH
+            | Tag::THEAD
+            | Tag::TR => {}
+            _ => return Err(GiveUp("end tag in table (fostered)")),
+        }
+        Ok(())
+    }
+
+    /// A start tag in the in-table-body rules.
+    fn in_table_body_start(&mut self, t: &TagRef<'_>, n: &Name) -> Step<Option<Next>> {
+        let body_context = |x| matches!(x, Tag::TBODY | Tag::TFOOT | Tag::THEAD | Tag::TEMPLATE | Tag::HTML);
+        match n.key {
+            Tag::TR => {
+                self.clear_to(body_context);
+                self.insert(n, t)?;
+                self.mode = Mode::InRow;
+                Ok(Some(Next::Data))
+            }
+            Tag::TH | Tag::TD => {
+                self.clear_to(body_context);
+                self.insert_implied(Tag::TR)?;
+                self.mode = Mode::InRow;
+                Ok(None)
+            }
+            Tag::CAPTION | Tag::COL | Tag::COLGROUP | Tag::TBODY | Tag::TFOOT | Tag::THEAD => {
+                if self.in_scope(Scope::Table, |o| {
+                    matches!(o.tag, Tag::TABLE | Tag::TBODY | Tag::TFOOT)
+                }) {
+                    self.clear_to(body_context);
+                    self.stack.pop();
+                    self.mode = Mode::InTable;
+                    Ok(None)
+                } else {
+                    Ok(Some(Next::Data))
+                }
+            }
+            _ => self.in_table_start(t, n),
+        }
+    }
+
+    /// An end tag in the in-table-body rules: `false` to process it again.
+    fn in_table_body_end(&mut self, n: &Name) -> Step<bool> {
+        let body_context = |x| matches!(x, Tag::TBODY | Tag::TFOOT | Tag::THEAD | Tag::TEMPLATE | Tag::HTML);
+        match n.key {
+            Tag::TBODY | Tag::TFOOT | Tag::THEAD => {
+                if self.in_scope_tag(Scope::Table, n.key) {
+                    self.clear_to(body_context);
+                    self.stack.pop();
+                    self.mode = Mode::InTable;
+                }
+            }
+            Tag::TABLE => {
+                if self.in_scope(Scope::Table, |o| {
+                    matches!(o.tag, Tag::TABLE | Tag::TBODY | Tag::TFOOT)
+                }) {
+                    self.clear_to(body_context);
+                    self.stack.pop();
+                    self.mode = Mode::InTable;
+                    return Ok(false);
+                }
+            }
+            Tag::BODY
+            | Tag::CAPTION
+            | Tag::COL
+            | Tag::COLGROUP
+            | Tag::HTML
+            | Tag::TD
+            | Tag::TH
+            | Tag::TR => {}
+            _ => self.in_table_end(n)?,
+        }
+        Ok(true)
+    }
+
+    /// Closes the current row, if a `tr` is in table scope; `false` if not.
+    fn close_row(&mut self) -> bool {
+        if !self.in_scope_tag(Scope::Table, Tag::TR) {
+            return false;
+        }
+        self.clear_to(|x| matches!(x, Tag::TR | Tag::TEMPLATE | Tag::HTML));
+        self.stack.pop();
+        self.mode = Mode::InTableBody;
+        true
+    }
+
+    /// A start tag in the in-row rules.
+    fn in_row_start(&mut self, t: &TagRef<'_>, n: &Name) -> Step<Option<Next>> {
+        match n.key {
+            Tag::TH | Tag::TD => {
+                self.clear_to(|x| matches!(x, Tag::TR | Tag::TEMPLATE | Tag::HTML));
+                self.insert(n, t)?;
+                self.mode = Mode::InCell;
+                self.push_marker()?;
+                Ok(Some(Next::Data))
+            }
+            Tag::CAPTION
+            | Tag::COL
+            | Tag::COLGROUP
+            | Tag::TBODY
+            | Tag::TFOOT
+            | Tag::THEAD
+            | Tag::TR => Ok(if self.close_row() {
+                None
+            } else {
+                Some(Next::Data)
+            }),
+            _ => self.in_table_start(t, n),
+        }
+    }
+
+    /// An end tag in the in-row rules: `false` to process it again.
+    fn in_row_end(&mut self, n: &Name) -> Step<bool> {
+        match n.key {
+            Tag::TR => {
+                self.close_row();
+            }
+            Tag::TABLE => return Ok(!self.close_row()),
+            Tag::TBODY | Tag::TFOOT | Tag::THEAD => {
+                if self.in_scope_tag(Scope::Table, n.key) {
+                    return Ok(!self.close_row());
+                }
+            }
+            Tag::BODY | Tag::CAPTION | Tag::COL | Tag::COLGROUP | Tag::HTML | Tag::TD | Tag::TH => {}
+            _ => self.in_table_end(n)?,
+        }
+        Ok(true)
+    }
+
+    /// Closes the current cell.
+    fn close_cell(&mut self) {
+        self.implied_ends(None);
+        self.pop_until(|x| matches!(x, Tag::TD | Tag::TH));
+        self.clear_to_marker();
+        self.mode = Mode::InRow;
+    }
+
+    /// A start tag in the in-cell rules.
+    fn in_cell_start(&mut self, t: &TagRef<'_>, n: &Name) -> Step<Option<Next>> {
+        match n.key {
+            Tag::CAPTION
+            | Tag::COL
+            | Tag::COLGROUP
+            | Tag::TBODY
+            | Tag::TD
+            | Tag::TFOOT
+            | Tag::TH
+            | Tag::THEAD
+            | Tag::TR => {
+                if self.in_scope(Scope::Table, |o| matches!(o.tag, Tag::TD | Tag::TH)) {
+                    self.close_cell();
+                    Ok(None)
+                } else {
+                    Ok(Some(Next::Data))
+                }
+            }
+            _ => self.in_body_start(t, n).map(Some),
+        }
+    }
+
+    /// An end tag in the in-cell rules: `false` to process it again.
+    fn in_cell_end(&mut self, n: &Name) -> Step<bool> {
+        match n.key {
+            Tag::TD | Tag::TH => {
+                let tag = n.key;
+                if self.in_scope_tag(Scope::Table, tag) {
+                    self.implied_ends(None);
+                    self.pop_until(|x| x == tag);
+                    self.clear_to_marker();
+                    self.mode = Mode::InRow;
+                }
+            }
+            Tag::BODY | Tag::CAPTION | Tag::COL | Tag::COLGROUP | Tag::HTML => {}
+            Tag::TABLE | Tag::TBODY | Tag::TFOOT | Tag::THEAD | Tag::TR => {
+                if self.in_scope_tag(Scope::Table, n.key) {
+                    self.close_cell();
+                    return Ok(false);
+                }
+            }
+            _ => self.in_body_end(n)?,
+        }
+        Ok(true)
+    }
+
+    /// A start tag, in the current mode.
+    fn start_tag(&mut self, t: &TagRef<'_>, n: &Name) -> Step<Next> {
+        loop {
+            let done = match self.mode {
+                Mode::Initial => None,
+                Mode::BeforeHtml if n.key == Tag::HTML => {
+                    let root = self.create(n.id, &n.atom, Attrs::Token(t))?;
+                    self.dom.append_child(DOCUMENT, root.id);
+                    self.push(root)?;
+                    self.mode = Mode::BeforeHead;
+                    Some(Next::Data)
+                }
+                Mode::BeforeHtml => None,
+                Mode::BeforeHead => match n.key {
+                    Tag::HTML => Some(self.in_body_start(t, n)?),
+                    Tag::HEAD => {
+                        let head = self.insert(n, t)?;
+                        self.head = Some(head.id);
+                        self.mode = Mode::InHead;
+                        Some(Next::Data)
+                    }
+                    _ => None,
+                },
+                Mode::InHead => self.in_head_start(t, n)?,
+                Mode::AfterHead => match n.key {
+                    Tag::HTML => Some(self.in_body_start(t, n)?),
+                    Tag::BODY => {
+                        self.insert(n, t)?;
+                        self.mode = Mode::InBody;
+                        Some(Next::Data)
+                    }
+                    Tag::FRAMESET => return Err(GiveUp("frameset")),
+                    Tag::BASE
+                    | Tag::LINK
+                    | Tag::META
+                    | Tag::NOFRAMES
+                    | Tag::SCRIPT
+                    | Tag::STYLE
+                    | Tag::TEMPLATE
+                    | Tag::TITLE => {
+                        let Some(head) = self.head else {
+                            return Err(GiveUp("no head element"));
+                        };
+                        self.push(Open {
+                            id: head,
+                            tag: Tag::HEAD,
+                        })?;
+                        let next = self.in_head_start(t, n)?;
+                        self.remove_from_stack(head);
+                        next
+                    }
+                    Tag::HEAD => Some(Next::Data),
+                    _ => None,
+                },
+                Mode::InBody => Some(self.in_body_start(t, n)?),
+                Mode::Text => return Err(GiveUp("start tag in text mode")),
+                Mode::InTable => match self.in_table_start(t, n)? {
+                    Some(next) => return Ok(next),
+                    None => continue,
+                },
+                Mode::InTableBody => match self.in_table_body_start(t, n)? {
+                    Some(next) => return Ok(next),
+                    None => continue,
+                },
+                Mode::InRow => match self.in_row_start(t, n)? {
+                    Some(next) => return Ok(next),
+                    None => continue,
+                },
+                Mode::InCell => match self.in_cell_start(t, n)? {
+                    Some(next) => return Ok(next),
+                    None => continue,
+                },
+                Mode::AfterBody | Mode::AfterAfterBody if n.key == Tag::HTML => {
+                    Some(self.in_body_start(t, n)?)
+                }
+                Mode::AfterBody | Mode::AfterAfterBody => None,
+            };
+            match done {
+                Some(next) => return Ok(next),
+                None => self.anything_else()?,
+            }
+        }
+    }
+
+    /// An end tag, in the current mode.
+    fn end_tag(&mut self, n: &Name) -> Step<()> {
+        loop {
+            let before_body_end = matches!(n.key, Tag::HEAD | Tag::BODY | Tag::HTML | Tag::BR);
+            match self.mode {
+                Mode::Initial => {}
+                Mode::BeforeHtml | Mode::BeforeHead if before_body_end => {}
+                Mode::BeforeHtml | Mode::BeforeHead => return Ok(()),
+                Mode::InHead => match n.key {
+                    Tag::HEAD => {
+                        self.stack.pop();
+                        self.mode = Mode::AfterHead;
+                        return Ok(());
+                    }
+                    Tag::BODY | Tag::HTML | Tag::BR => {}
+                    Tag::TEMPLATE => return Err(GiveUp("template")),
+                    _ => return Ok(()),
+                },
+                Mode::AfterHead => match n.key {
+                    Tag::BODY | Tag::HTML | Tag::BR => {}
+                    Tag::TEMPLATE => return Err(GiveUp("template")),
+                    _ => return Ok(()),
+                },
+                Mode::InBody => return self.in_body_end(n),
+                Mode::Text => {
+                    self.stack.pop();
+                    self.mode = self.orig_mode;
+                    return Ok(());
+                }
+                Mode::InTable => return self.in_table_end(n),
+                Mode::InTableBody => {
+                    if self.in_table_body_end(n)? {
+                        return Ok(());
+                    }
+                    continue;
+                }
+                Mode::InRow => {
+                    if self.in_row_end(n)? {
+                        return Ok(());
+                    }
+                    continue;
+                }
+                Mode::InCell => {
+                    if self.in_cell_end(n)? {
+                        return Ok(());
+                    }
+                    continue;
+                }
+                Mode::AfterBody if n.key == Tag::HTML => {
+                    self.mode = Mode::AfterAfterBody;
+                    return Ok(());
+                }
+                Mode::AfterBody | Mode::AfterAfterBody => {}
+            }
+            self.anything_else()?;
+        }
+    }
+}
+
+/// Clamps a buffer offset to `u32`, as the sink does (buffers are capped
+/// far below 4 GiB by the input size limit).
+fn to_u32(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+impl Builder for Own {
+    fn text(&mut self, text: &str) -> Step<()> {
+        let mut text = text;
+        if std::mem::take(&mut self.ignore_lf) {
+            text = text.strip_prefix('\n').unwrap_or(text);
+        }
+        while !text.is_empty() {
+            match self.mode {
+                Mode::Initial
+                | Mode::BeforeHtml
+                | Mode::BeforeHead
+                | Mode::InHead
+                | Mode::AfterHead
+                | Mode::AfterBody
+                | Mode::AfterAfterBody => {
+                    let ws = text
+                        .bytes()
+                        .position(|c| !c.is_ascii_whitespace())
+                        .unwrap_or(text.len());
+                    let (space, rest) = text.split_at(ws);
+                    if !space.is_empty() {
+                        match self.mode {
+                            Mode::InHead | Mode::AfterHead => self.append_text(space),
+                            Mode::AfterBody | Mode::AfterAfterBody => {
+                                self.reconstruct()?;
+                                self.append_text(space);
+                            }
+                            _ => {}
+                        }
+                    }
+                    text = rest;
+                    if !text.is_empty() {
+                        self.anything_else()?;
+                    }
+                }
+                Mode::InBody | Mode::InCell => {
+                    self.reconstruct()?;
+                    self.append_text(text);
+                    return Ok(());
+                }
+                Mode::Text => {
+                    self.append_text(text);
+                    return Ok(());
+                }
+                Mode::InTable | Mode::InTableBody | Mode::InRow => {
+                    let table_node = matches!(
+                        self.current().tag,
+                        Tag::TABLE | Tag::TBODY | Tag::TFOOT | Tag::THEAD | Tag::TR
+                    );
+                    if !table_node || !all_space(text) {
+                        return Err(GiveUp("text in table (fostered)"));
+                    }
+                    self.append_text(text);
+                    return Ok(());
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn comment(&mut self, _data: &str) -> Step<()> {
+        self.ignore_lf = false;
+        // Made, as the sink makes it, and never linked.
+        self.dom.push(NodeKind::Other);
+        Ok(())
+    }
+
+    fn doctype(&mut self, name: &str, public: Option<&str>, system: Option<&str>) -> Step<()> {
+        self.ignore_lf = false;
+        if self.mode == Mode::Initial {
+            let html5 = name == "html"
+                && public.is_none()
+                && matches!(system, None | Some("about:legacy-compat"));
+            self.quirks = if html5 { Quirks::No } else { Quirks::Unknown };
+            self.mode = Mode::BeforeHtml;
+        }
+        Ok(())
+    }
+
+    fn tag(&mut self, t: &TagRef<'_>) -> Step<Next> {
+        self.ignore_lf = false;
+        let atom = LocalName::from(t.name);
+        let id = self.dom.tag_id(&atom);
+        let key = match id {
+            Some(k) if (k.0 as usize) < Tag::KNOWN => k,
+            _ => {
+                if RARE.contains(&t.name) {
+                    return Err(GiveUp("a rare element"));
+                }
+                OTHER
+            }
+        };
+        let n = Name { atom, id, key };
+        if t.end {
+            self.end_tag(&n)?;
+            Ok(Next::Data)
+        } else {
+            self.start_tag(t, &n)
+        }
+    }
+
+    fn eof(&mut self) -> Step<()> {
+        self.ignore_lf = false;
+        loop {
+            match self.mode {
+                Mode::Initial
+                | Mode::BeforeHtml
+                | Mode::BeforeHead
+                | Mode::InHead
+                | Mode::AfterHead => self.anything_else()?,
+                Mode::Text => {
+                    self.stack.pop();
+                    self.mode = self.orig_mode;
+                }
+                _ => return Ok(()),
+            }
+        }
+    }
+
+    fn refusal(&self) -> Option<Error> {
+        self.over.map(|memory| match memory {
+            true => Error::TooDense {
+                limit: self.limits.memory,
+            },
+            false => Error::TooManyElements {
+                limit: self.limits.elements,
+            },
+        })
+    }
+
+    fn finish(self) -> Result<Dom, Error> {
+        if let Some(e) = self.refusal() {
+            return Err(e);
+        }
+        let mut dom = self.dom;
+        dom.done_building();
+        Ok(dom)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::parse::{parse_html5ever, parse_own_or_why};
+
+    /// Our tree builder's tree is html5ever's, or it gave up.
+    fn same(html: &str) -> bool {
+        match parse_own_or_why(html) {
+            Ok(dom) => {
+                assert_eq!(
+                    dom.outline(),
+                    parse_html5ever(html).outline(),
+                    "tree differs for {html:?}"
+                );
+                true
+            }
+            Err(_) => false,
+        }
+    }
+
+    /// Takes `html` and builds html5ever's tree.
+    fn takes(html: &str) {
+        assert!(same(html), "gave up on {html:?}: {:?}", parse_own_or_why(html).err());
+    }
+
+    /// Gives up on `html` (and html5ever's tree is what the parse makes).
+    fn gives_up(html: &str) {
+        assert!(parse_own_or_why(html).is_err(), "took {html:?}");
+        assert_eq!(
+            crate::parse::parse_unfiltered(html).outline(),
+            parse_html5ever(html).outline()
+        );
+    }
+
+    #[test]
+    fn document_structure_is_implied() {
+        for html in [
+            "",
+            "x",
+            "  ",
+            "<!DOCTYPE html>",
+            "<!DOCTYPE html><html><head><title>T</title></head><body><p>x</p></body></html>",
+            "<!-- c --> <html> <!-- d --> <head> <meta charset=utf-8> </head> <body>x",
+            "<html lang=en><head><link rel=x></head>\n<script>a()</script><body class=b>y",
+            "</head></body></html>x",
+            "<head></head> <!-- c --> <style>p{}</style> x",
+            "<title>a &amp; b</title><noscript><p>n</noscript>z",
+            "<p>x</p></body> \n<!-- after --> </html>\n <p>y",
+            "<p>x</body><p>y",
+            "<meta name=a>\n<title>t</title>\n\n<div>x</div>\n</body>\n</html>\n\n",
+            "<html><body></body></html><!-- z -->",
+            "<pre>\nx</pre><pre>\n\ny</pre><listing>\nz</listing><textarea>\nt</textarea>",
+            "<pre><!---->\nx</pre>",
+        ] {
+            takes(html);
+        }
+    }
+
+    #[test]
+    fn implied_end_tags_follow_html5ever() {
+        for html in [
+            "<p>a<p>b<div>c</p>d</div><li>e<li>f",
+            "<p>a<h1>b<h2>c</h1>d",
+            "<ul><li>a<li>b<ul><li>c</ul></ul><ol><li><p>x<li>y</ol>",
+            "<dl><dt>a<dd>b<dt>c<dd><div>d<dt>e</dl>",
+            "</p><p></p></p>",
+            "<div><p>a</div>b</p>c",
+            "<li><div>a<li>b",
+            "<p><form>x</form><form>y</form></p>",
+            "<form><div></form>x</div>",
+            "<h3>a</h4>b<h5><h6>c",
+            "<br></br><hr><img src=a><input type=text><p>x<hr>y",
+            "<span>a<div>b</span>c</div>d</foo>e",
+            "<option>a<option>b<optgroup>c",
+            "<ruby>a<rt>b<rp>c</ruby>",
+            "<object><b>x</object>y",
+            "<button>a</button><address><p>b</address>",
+            "<xmp><b></xmp><iframe><p></iframe>",
+            "<main><section><article><p>x</article></section></main>",
+        ] {
+            takes(html);
+        }
+    }
+
+    #[test]
+    fn formatting_elements_follow_html5ever() {
+        for html in [
+            "<b>a<i>b</i>c</b>d",
+            "<p><b>a</p><p>b</p>",
+            "<p><b><i>a</p>b<p>c",
+            "<b><b><b><b>x</b></b></b></b>",
+            "<p><b>1</p><p><b>2</p><p><b>3</p><p><b>4</p>x",
+            "<p><b class=a>1</p><p><b class=b>2</p><p><b class=a>3</p><p><b class=a>4</p><p><b class=a>5</p>x",
+            "<a href=1>x</a><a href=2>y</a>",
+            "<i>a</b>c</i>",
+            "<b>x</i></b>",
+            "<div><b>a</div>b",
+            "<td><b>x</td>y",
+            "<table><tr><td><b>a</td><td>b</td></tr></table>c",
+            "<em><strong>a</em>b</strong>",
+            "<nobr>a</nobr><nobr>b",
+            "<font color=red>a<font>b</font></font>",
+        ] {
+            takes(html);
+        }
+    }
+
+    #[test]
+    fn tables_follow_html5ever() {
+        for html in [
+            "<table><tr><td>a<td>b<tr><td>c</table>",
+            "<table>\n <tbody>\n <tr>\n <td>a</td>\n </tr>\n </tbody>\n</table>",
+            "<table><thead><tr><th>h<tbody><tr><td>x<tfoot><tr><td>f</table>",
+            "<table><td>a</td></tr></table>x",
+            "<table><tr><td><table><tr><td>n</table>m</td></tr></table>",
+            "<p>x<table><tr><td>y</table>",
+            "<!DOCTYPE html><p>x<table><tr><td>y</table>",
+            "<table><tr><td>a</tbody></table>",
+            "<table><tbody><tr><td>a</td></tr></tbody><tbody><tr><td>b</table>",
+            "<table><script>x</script><style>y</style><tr><td>z</table>",
+            "<table><input type=hidden><tr><td>x</table>",
+            "<table></tr></td></tbody></body></html></table>x",
+            "<table><tr><td>a</tr><tr><td>b</table>",
+            "<table><tr><td><p>a<td>b</table>",
+            "<div><table><tr><td>a</div></table>",
+            "<table><tr><th>a</th></tr><!-- c --></table>",
+        ] {
+            takes(html);
+        }
+    }
+
+    #[test]
+    fn it_gives_up_where_it_is_not_certain() {
+        for html in [
+            // The adoption agency moving nodes.
+            "<b>1<p>2</b>3</p>",
+            "<a>1<div>2</a>3",
+            "<a href=x>1<a href=y>2",
+            // Foster parenting.
+            "<table>a<tr><td>b</td></tr>c</table>",
+            "<table><div>x</div></table>",
+            "<table><tr><p>x</table>",
+            // Modes not followed.
+            "<select><option>a</select>",
+            "<table><caption>c</caption></table>",
+            "<table><colgroup><col></table>",
+            "<template><p>t</template>",
+            "<frameset><frame></frameset>",
+            "<svg><circle/></svg>",
+            "<math><mi>x</mi></math>",
+            // Attributes added to <html> or <body>.
+            "<body><p>x<body class=a>",
+            "<p>x<html lang=en>",
+            // Rare elements with rules of their own.
+            "<marquee>x</marquee>",
+            "<image src=a>",
+            // <table> in <p> under an unusual doctype.
+            "<!DOCTYPE html PUBLIC \"-//W3C//DTD HTML 4.01//EN\"><p><table></table>",
+            "<button><button>",
+            "<nobr>a<nobr>b",
+        ] {
+            gives_up(html);
+        }
+    }
+
+    #[test]
+    fn it_gives_up_past_the_depth_cap() {
+        let deep = "<div>".repeat(super::MAX_OPEN + 5);
+        gives_up(&deep);
+        let shallow = "<div>".repeat(super::MAX_DEPTH);
+        takes(&shallow);
+    }
+
+    #[test]
+    fn budgets_refuse_as_the_sink_does() {
+        use crate::Error;
+        use crate::limits::Deadline;
+        let html = "<p>x</p>".repeat(100);
+        // html, head, body and 100 paragraphs: 103 elements.
+        assert!(crate::parse::parse_limited(&html, 103, &Deadline::NONE).is_ok());
+        assert!(matches!(
+            crate::parse::parse_limited(&html, 102, &Deadline::NONE),
+            Err(Error::TooManyElements { limit: 102 })
+        ));
+    }
+
+    /// Tag soup from a fixed seed, mostly well nested: where our tree
+    /// builder takes a page, the tree is html5ever's.
+    #[test]
+    fn generated_markup_builds_html5evers_tree() {
+        const PIECES: &[&str] = &[
+            "<b>", "</b>", "<i>", "</i>", "<a href=x>", "</a>", "<em class=e>", "</em>", "<p>",
+            "</p>", "<div>", "</div>", "<span>", "</span>", "<table>", "</table>", "<tr>",
+            "</tr>", "<td>", "</td>", "<th>", "<tbody>", "</tbody>", "<ul>", "</ul>", "<li>",
+            "</li>", "<h2>", "</h2>", "<br>", "<hr/>", "<img src=a>", "<form>", "</form>",
+            "<title>t</title>", "<textarea>\nx</textarea>", "<style>s</style>",
+            "<script>a<b</script>", "<head>", "<body>", "</body>", "<html>", "</html>",
+            "<pre>\nx", "</pre>", "<dl><dt>", "<dd>", "</dl>", "text ", " ", "\n", "&amp;",
+            "<!-- c -->", "</x>", "<nobr>", "</nobr>", "<option>", "<object>", "</object>",
+            "<section>", "</section>", "<strong>", "</strong>", "<font>", "</font>",
+        ];
+        let mut state: u64 = 0x2545_F491_4F6C_DD1D;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut taken = 0;
+        let pages = 2000;
+        for _ in 0..pages {
+            let len = 3 + (next() % 30) as usize;
+            let mut html = String::new();
+            for _ in 0..len {
+                html.push_str(PIECES[(next() % PIECES.len() as u64) as usize]);
+            }
+            if same(&html) {
+                taken += 1;
+            }
+        }
+        assert!(taken > pages / 10, "taken on {taken} of {pages}");
+        eprintln!("our tree builder took {taken} of {pages} generated pages");
+    }
+}
