@@ -706,7 +706,7 @@ impl<B: Builder> Fast<'_, B> {
             self.scratch.push_str(raw);
             self.scratch[start..].make_ascii_lowercase();
             Span {
-                start: start,
+                start,
                 end: self.scratch.len(),
                 scratch: true,
             }
@@ -742,7 +742,7 @@ impl<B: Builder> Fast<'_, B> {
         }
         self.scratch.push_str(&self.s[i..to]);
         Ok(Span {
-            start: start,
+            start,
             end: self.scratch.len(),
             scratch: true,
         })

@@ -32,7 +32,7 @@ use html5ever::tokenizer::states::RawKind;
 use super::fast::{Builder, GiveUp, Next, Step, TagRef};
 use super::{Budget, MAX_DEPTH, MAX_OPEN_FORMATTING};
 use crate::Error;
-use crate::dom::{Attr, DOCUMENT, Dom, Flow, NodeId, NodeKind, Tag};
+use crate::dom::{Attr, DOCUMENT, Dom, Flow, NodeId, NodeKind, Ns, Tag};
 use crate::limits::{BLOCK_MEMORY, ELEMENT_MEMORY};
 
 /// Elements the tree builder adds on top of the page's nesting, which the
@@ -54,15 +54,214 @@ pub(super) const MAX_FORMATTING: usize = MAX_OPEN_FORMATTING + MAX_OPEN;
 /// (same name and attributes) after the last marker.
 const NOAHS_ARK: usize = 3;
 
-/// Element names with tree-construction rules of their own that have no
-/// fixed [`Tag`] id: a start or end tag with one of these names gives up.
-pub(super) const RARE: &[&str] = &[
-    "applet", "basefont", "bgsound", "dir", "image", "isindex", "keygen", "marquee", "noembed",
-    "param", "rb", "rtc", "search",
-];
-
-/// The classification of a name with no fixed id: an ordinary element.
+/// The classification of a name with no fixed id and no rules of its
+/// own: an ordinary element.
 const OTHER: Tag = Tag(u16::MAX);
+
+// Keys for the names with tree-construction rules of their own but no
+// fixed [`Tag`] id: values no interned id takes (ids stop below
+// `u16::MAX`, and a page reaching these gives up, see `Own::create`).
+/// `<applet>`, `<marquee>`: as `<object>`.
+const K_APPLET: Tag = Tag(u16::MAX - 1);
+/// `<basefont>`, `<bgsound>`: void, in the head's rules.
+const K_BASEFONT: Tag = Tag(u16::MAX - 2);
+/// `<param>`: void.
+const K_PARAM: Tag = Tag(u16::MAX - 3);
+/// `<keygen>`: void, after reconstructing the formatting elements.
+const K_KEYGEN: Tag = Tag(u16::MAX - 4);
+/// `<image>`: an `<img>`.
+const K_IMAGE: Tag = Tag(u16::MAX - 5);
+/// `<search>`, `<dir>`: blocks.
+const K_BLOCK: Tag = Tag(u16::MAX - 6);
+/// `<noembed>`: raw text.
+const K_NOEMBED: Tag = Tag(u16::MAX - 7);
+/// `<rb>`, `<rtc>`: not followed (they take part in implied end tags).
+const K_RB: Tag = Tag(u16::MAX - 8);
+/// The lowest key: interned ids at or above it give up.
+const FIRST_KEY: u16 = u16::MAX - 8;
+
+/// The key of a name with no fixed id.
+fn rare_key(name: &str) -> Tag {
+    match name {
+        "applet" | "marquee" => K_APPLET,
+        "basefont" | "bgsound" => K_BASEFONT,
+        "param" => K_PARAM,
+        "keygen" => K_KEYGEN,
+        "image" => K_IMAGE,
+        "search" | "dir" => K_BLOCK,
+        "noembed" => K_NOEMBED,
+        "rb" | "rtc" => K_RB,
+        _ => OTHER,
+    }
+}
+
+/// The flags of an HTML element interned as `tag`, named `name`.
+fn html_flags(tag: Tag, name: &str) -> u8 {
+    if (tag.0 as usize) < Tag::KNOWN {
+        let bound = matches!(
+            tag,
+            Tag::CAPTION
+                | Tag::HTML
+                | Tag::TABLE
+                | Tag::TD
+                | Tag::TH
+                | Tag::OBJECT
+                | Tag::SELECT
+                | Tag::TEMPLATE
+        );
+        return if is_special(tag) { SPECIAL } else { 0 } | if bound { BOUND } else { 0 };
+    }
+    match name {
+        "applet" | "marquee" => SPECIAL | BOUND,
+        "basefont" | "bgsound" | "dir" | "isindex" | "noembed" | "param" => SPECIAL,
+        _ => 0,
+    }
+}
+
+/// The flags of a foreign element named `name` (adjusted).
+fn foreign_flags(svg: bool, name: &str) -> u8 {
+    if svg {
+        SVG | match name {
+            "foreignObject" | "desc" | "title" => INTEGRATION | BOUND,
+            _ => 0,
+        }
+    } else {
+        MATHML
+            | match name {
+                "mi" | "mo" | "mn" | "ms" | "mtext" => INTEGRATION | BOUND,
+                _ => 0,
+            }
+    }
+}
+
+/// An SVG element's name as html5ever adjusts it (the tokenizer lowers it).
+fn svg_name(name: &str) -> &str {
+    match name {
+        "altglyph" => "altGlyph",
+        "altglyphdef" => "altGlyphDef",
+        "altglyphitem" => "altGlyphItem",
+        "animatecolor" => "animateColor",
+        "animatemotion" => "animateMotion",
+        "animatetransform" => "animateTransform",
+        "clippath" => "clipPath",
+        "feblend" => "feBlend",
+        "fecolormatrix" => "feColorMatrix",
+        "fecomponenttransfer" => "feComponentTransfer",
+        "fecomposite" => "feComposite",
+        "feconvolvematrix" => "feConvolveMatrix",
+        "fediffuselighting" => "feDiffuseLighting",
+        "fedisplacementmap" => "feDisplacementMap",
+        "fedistantlight" => "feDistantLight",
+        "fedropshadow" => "feDropShadow",
+        "feflood" => "feFlood",
+        "fefunca" => "feFuncA",
+        "fefuncb" => "feFuncB",
+        "fefuncg" => "feFuncG",
+        "fefuncr" => "feFuncR",
+        "fegaussianblur" => "feGaussianBlur",
+        "feimage" => "feImage",
+        "femerge" => "feMerge",
+        "femergenode" => "feMergeNode",
+        "femorphology" => "feMorphology",
+        "feoffset" => "feOffset",
+        "fepointlight" => "fePointLight",
+        "fespecularlighting" => "feSpecularLighting",
+        "fespotlight" => "feSpotLight",
+        "fetile" => "feTile",
+        "feturbulence" => "feTurbulence",
+        "foreignobject" => "foreignObject",
+        "glyphref" => "glyphRef",
+        "lineargradient" => "linearGradient",
+        "radialgradient" => "radialGradient",
+        "textpath" => "textPath",
+        _ => name,
+    }
+}
+
+/// An attribute's local name on a foreign element, as html5ever adjusts
+/// it (the sink keeps the local name only: `xlink:href` is `href`).
+fn foreign_attr(svg: bool, name: &str) -> &str {
+    let adjusted = if svg {
+        match name {
+            "attributename" => "attributeName",
+            "attributetype" => "attributeType",
+            "basefrequency" => "baseFrequency",
+            "baseprofile" => "baseProfile",
+            "calcmode" => "calcMode",
+            "clippathunits" => "clipPathUnits",
+            "diffuseconstant" => "diffuseConstant",
+            "edgemode" => "edgeMode",
+            "filterunits" => "filterUnits",
+            "glyphref" => "glyphRef",
+            "gradienttransform" => "gradientTransform",
+            "gradientunits" => "gradientUnits",
+            "kernelmatrix" => "kernelMatrix",
+            "kernelunitlength" => "kernelUnitLength",
+            "keypoints" => "keyPoints",
+            "keysplines" => "keySplines",
+            "keytimes" => "keyTimes",
+            "lengthadjust" => "lengthAdjust",
+            "limitingconeangle" => "limitingConeAngle",
+            "markerheight" => "markerHeight",
+            "markerunits" => "markerUnits",
+            "markerwidth" => "markerWidth",
+            "maskcontentunits" => "maskContentUnits",
+            "maskunits" => "maskUnits",
+            "numoctaves" => "numOctaves",
+            "pathlength" => "pathLength",
+            "patterncontentunits" => "patternContentUnits",
+            "patterntransform" => "patternTransform",
+            "patternunits" => "patternUnits",
+            "pointsatx" => "pointsAtX",
+            "pointsaty" => "pointsAtY",
+            "pointsatz" => "pointsAtZ",
+            "preservealpha" => "preserveAlpha",
+            "preserveaspectratio" => "preserveAspectRatio",
+            "primitiveunits" => "primitiveUnits",
+            "refx" => "refX",
+            "refy" => "refY",
+            "repeatcount" => "repeatCount",
+            "repeatdur" => "repeatDur",
+            "requiredextensions" => "requiredExtensions",
+            "requiredfeatures" => "requiredFeatures",
+            "specularconstant" => "specularConstant",
+            "specularexponent" => "specularExponent",
+            "spreadmethod" => "spreadMethod",
+            "startoffset" => "startOffset",
+            "stddeviation" => "stdDeviation",
+            "stitchtiles" => "stitchTiles",
+            "surfacescale" => "surfaceScale",
+            "systemlanguage" => "systemLanguage",
+            "tablevalues" => "tableValues",
+            "targetx" => "targetX",
+            "targety" => "targetY",
+            "textlength" => "textLength",
+            "viewbox" => "viewBox",
+            "viewtarget" => "viewTarget",
+            "xchannelselector" => "xChannelSelector",
+            "ychannelselector" => "yChannelSelector",
+            "zoomandpan" => "zoomAndPan",
+            _ => name,
+        }
+    } else if name == "definitionurl" {
+        "definitionURL"
+    } else {
+        name
+    };
+    match adjusted {
+        "xlink:actuate" => "actuate",
+        "xlink:arcrole" => "arcrole",
+        "xlink:href" => "href",
+        "xlink:role" => "role",
+        "xlink:show" => "show",
+        "xlink:title" => "title",
+        "xlink:type" => "type",
+        "xml:lang" => "lang",
+        "xml:space" => "space",
+        "xmlns:xlink" => "xlink",
+        other => other,
+    }
+}
 
 /// The insertion modes followed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -78,6 +277,8 @@ enum Mode {
     InTableBody,
     InRow,
     InCell,
+    InCaption,
+    InColumnGroup,
     AfterBody,
     AfterAfterBody,
 }
@@ -94,11 +295,34 @@ enum Quirks {
     Unknown,
 }
 
-/// An entry of the stack of open elements (all in the HTML namespace).
+/// An entry of the stack of open elements.
 #[derive(Clone, Copy, Debug)]
 struct Open {
     id: NodeId,
+    /// The interned name of an HTML element; [`OTHER`] for a foreign one
+    /// (so that no test for an HTML name accepts it).
     tag: Tag,
+    /// [`SPECIAL`], [`BOUND`], [`SVG`], [`MATHML`], [`INTEGRATION`].
+    flags: u8,
+}
+
+/// html5ever's "special" category.
+const SPECIAL: u8 = 1;
+/// Bounds the default scope (and the list item and button scopes).
+const BOUND: u8 = 2;
+/// An SVG element.
+const SVG: u8 = 4;
+/// A MathML element.
+const MATHML: u8 = 8;
+/// An HTML integration point (SVG `foreignObject`, `desc`, `title`) or a
+/// MathML text integration point (`mi`, `mo`, `mn`, `ms`, `mtext`).
+const INTEGRATION: u8 = 16;
+
+impl Open {
+    /// Whether the element is SVG or MathML.
+    fn foreign(self) -> bool {
+        self.flags & (SVG | MATHML) != 0
+    }
 }
 
 /// An entry of the list of active formatting elements.
@@ -162,7 +386,7 @@ fn is_heading(t: Tag) -> bool {
 }
 
 /// html5ever's "special" category (the names with a fixed id; the others
-/// are in [`RARE`]).
+/// are in [`html_flags`]).
 fn is_special(t: Tag) -> bool {
     matches!(
         t,
@@ -243,26 +467,17 @@ fn is_special(t: Tag) -> bool {
     )
 }
 
-/// Whether `t` bounds `scope`.
-fn bounds(scope: Scope, t: Tag) -> bool {
+/// Whether `o` bounds `scope`.
+fn bounds(scope: Scope, o: Open) -> bool {
     match scope {
-        Scope::Table => matches!(t, Tag::HTML | Tag::TABLE | Tag::TEMPLATE),
+        Scope::Table => matches!(o.tag, Tag::HTML | Tag::TABLE | Tag::TEMPLATE),
         _ => {
-            matches!(
-                t,
-                Tag::CAPTION
-                    | Tag::HTML
-                    | Tag::TABLE
-                    | Tag::TD
-                    | Tag::TH
-                    | Tag::OBJECT
-                    | Tag::SELECT
-                    | Tag::TEMPLATE
-            ) || match scope {
-                Scope::ListItem => matches!(t, Tag::OL | Tag::UL),
-                Scope::Button => t == Tag::BUTTON,
-                _ => false,
-            }
+            o.flags & BOUND != 0
+                || match scope {
+                    Scope::ListItem => matches!(o.tag, Tag::OL | Tag::UL),
+                    Scope::Button => o.tag == Tag::BUTTON,
+                    _ => false,
+                }
         }
     }
 }
@@ -323,9 +538,15 @@ impl Own {
 
     // ---- nodes ----
 
-    /// A new element `tag` (its name `atom` when it has no id yet), within
-    /// the budgets.
-    fn create(&mut self, tag: Option<Tag>, atom: &LocalName, attrs: Attrs<'_, '_>) -> Step<Open> {
+    /// A new element `tag` (its name `atom` when it has no id yet) in
+    /// namespace `ns`, within the budgets.
+    fn create(
+        &mut self,
+        tag: Option<Tag>,
+        atom: &LocalName,
+        attrs: Attrs<'_, '_>,
+        ns: Ns,
+    ) -> Step<Open> {
         let Some(left) = self.elements_left.checked_sub(1) else {
             self.over = Some(false);
             return Err(GiveUp("over the element budget"));
@@ -334,10 +555,10 @@ impl Own {
             Some(t) => t,
             None => self.dom.intern_tag(atom),
         };
-        if tag.0 == u16::MAX {
+        if tag.0 >= FIRST_KEY {
             return Err(GiveUp("too many distinct names"));
         }
-        let block = matches!(tag.flow(), Flow::Block | Flow::Cell);
+        let block = ns == Ns::Html && matches!(tag.flow(), Flow::Block | Flow::Cell);
         let cost = ELEMENT_MEMORY + if block { BLOCK_MEMORY } else { 0 };
         let Some(memory) = self.memory_left.checked_sub(cost) else {
             self.over = Some(true);
@@ -345,12 +566,17 @@ impl Own {
         };
         self.elements_left = left;
         self.memory_left = memory;
+        let svg = ns == Ns::Svg;
         let dom = &mut self.dom;
         let start = dom.attrs.len();
         match attrs {
             Attrs::None => {}
             Attrs::Token(t) => {
                 for (name, value) in t.attrs() {
+                    let name = match ns {
+                        Ns::Html => name,
+                        _ => foreign_attr(svg, name),
+                    };
                     let from = to_u32(dom.attr_text.len());
                     dom.attr_text.push_str(value);
                     dom.attrs.push(Attr {
@@ -381,8 +607,19 @@ impl Own {
             }
         }
         let len = dom.attrs.len() - start;
-        let id = dom.push_html_element(tag, to_u32(start), to_u32(len));
-        Ok(Open { id, tag })
+        let id = dom.push_element_ns(tag, ns, to_u32(start), to_u32(len));
+        Ok(match ns {
+            Ns::Html => Open {
+                id,
+                tag,
+                flags: html_flags(tag, atom),
+            },
+            _ => Open {
+                id,
+                tag: OTHER,
+                flags: foreign_flags(svg, atom),
+            },
+        })
     }
 
     /// The current node.
@@ -390,6 +627,7 @@ impl Own {
         self.stack.last().copied().unwrap_or(Open {
             id: DOCUMENT,
             tag: OTHER,
+            flags: 0,
         })
     }
 
@@ -405,7 +643,7 @@ impl Own {
     /// Inserts an element for the token (appended to the current node,
     /// pushed).
     fn insert(&mut self, n: &Name, t: &TagRef<'_>) -> Step<Open> {
-        let open = self.create(n.id, &n.atom, Attrs::Token(t))?;
+        let open = self.create(n.id, &n.atom, Attrs::Token(t), Ns::Html)?;
         self.dom.append_child(self.current().id, open.id);
         self.push(open)?;
         Ok(open)
@@ -414,7 +652,7 @@ impl Own {
     /// Inserts an element the tree builder implies (no attributes).
     fn insert_implied(&mut self, tag: Tag) -> Step<Open> {
         let atom = LocalName::from(self.dom.tag_name(tag));
-        let open = self.create(Some(tag), &atom, Attrs::None)?;
+        let open = self.create(Some(tag), &atom, Attrs::None, Ns::Html)?;
         self.dom.append_child(self.current().id, open.id);
         self.push(open)?;
         Ok(open)
@@ -422,7 +660,7 @@ impl Own {
 
     /// Inserts a void element for the token (not pushed).
     fn insert_void(&mut self, n: &Name, t: &TagRef<'_>) -> Step<()> {
-        let open = self.create(n.id, &n.atom, Attrs::Token(t))?;
+        let open = self.create(n.id, &n.atom, Attrs::Token(t), Ns::Html)?;
         self.dom.append_child(self.current().id, open.id);
         Ok(())
     }
@@ -457,7 +695,7 @@ impl Own {
             if pred(o) {
                 return true;
             }
-            if bounds(scope, o.tag) {
+            if bounds(scope, o) {
                 return false;
             }
         }
@@ -521,7 +759,9 @@ impl Own {
                 Tag::TD | Tag::TH if !last => return Ok(Mode::InCell),
                 Tag::TR => return Ok(Mode::InRow),
                 Tag::TBODY | Tag::THEAD | Tag::TFOOT => return Ok(Mode::InTableBody),
-                Tag::CAPTION | Tag::COLGROUP | Tag::TEMPLATE | Tag::FRAMESET => {
+                Tag::CAPTION => return Ok(Mode::InCaption),
+                Tag::COLGROUP => return Ok(Mode::InColumnGroup),
+                Tag::TEMPLATE | Tag::FRAMESET => {
                     return Err(GiveUp("reset into a mode not followed"));
                 }
                 Tag::TABLE => return Ok(Mode::InTable),
@@ -571,7 +811,7 @@ impl Own {
                 return Err(GiveUp("marker in reconstruction"));
             };
             let atom = LocalName::from(self.dom.tag_name(old.tag));
-            let new = self.create(Some(old.tag), &atom, Attrs::Element(old.id))?;
+            let new = self.create(Some(old.tag), &atom, Attrs::Element(old.id), Ns::Html)?;
             self.dom.append_child(self.current().id, new.id);
             self.push(new)?;
             self.formatting[j] = Formatting::Element(new);
@@ -665,7 +905,7 @@ impl Own {
         if !self.in_scope(Scope::Default, |o| o.id == fe.id) {
             return Ok(());
         }
-        if self.stack[si..].iter().any(|o| is_special(o.tag)) {
+        if self.stack[si..].iter().any(|o| o.flags & SPECIAL != 0) {
             return Err(GiveUp("adoption agency with a furthest block"));
         }
         self.stack.truncate(si);
@@ -688,6 +928,7 @@ impl Own {
                     Some(Tag::HTML),
                     &html5ever::local_name!("html"),
                     Attrs::None,
+                    Ns::Html,
                 )?;
                 self.dom.append_child(DOCUMENT, root.id);
                 self.push(root)?;
@@ -716,7 +957,7 @@ impl Own {
     fn in_head_start(&mut self, t: &TagRef<'_>, n: &Name) -> Step<Option<Next>> {
         Ok(Some(match n.key {
             Tag::HTML => return self.in_body_start(t, n).map(Some),
-            Tag::BASE | Tag::LINK | Tag::META => {
+            Tag::BASE | Tag::LINK | Tag::META | K_BASEFONT => {
                 self.insert_void(n, t)?;
                 Next::Data
             }
@@ -734,12 +975,18 @@ impl Own {
     /// A start tag in the in-body rules.
     fn in_body_start(&mut self, t: &TagRef<'_>, n: &Name) -> Step<Next> {
         match n.key {
-            Tag::HTML | Tag::BODY => {
-                if t.attrs_len() > 0 {
-                    return Err(GiveUp("<html> or <body> adding attributes"));
+            Tag::HTML => {
+                if let Some(html) = self.stack.first().map(|o| o.id) {
+                    self.add_attrs_if_missing(html, t);
+                }
+            }
+            Tag::BODY => {
+                if self.stack.len() > 1 && self.stack[1].tag == Tag::BODY {
+                    self.add_attrs_if_missing(self.stack[1].id, t);
                 }
             }
             Tag::BASE
+            | K_BASEFONT
             | Tag::LINK
             | Tag::META
             | Tag::NOFRAMES
@@ -774,7 +1021,8 @@ impl Own {
             | Tag::SECTION
             | Tag::SUMMARY
             | Tag::UL
-            | Tag::MENU => {
+            | Tag::MENU
+            | K_BLOCK => {
                 self.close_p();
                 self.insert(n, t)?;
             }
@@ -810,7 +1058,7 @@ impl Own {
                         close = Some(o.tag);
                         break;
                     }
-                    if is_special(o.tag) && !matches!(o.tag, Tag::ADDRESS | Tag::DIV | Tag::P) {
+                    if o.flags & SPECIAL != 0 && !matches!(o.tag, Tag::ADDRESS | Tag::DIV | Tag::P) {
                         break;
                     }
                 }
@@ -830,8 +1078,16 @@ impl Own {
                 self.insert(n, t)?;
             }
             Tag::A => {
-                if self.formatting_after_marker(Tag::A).is_some() {
-                    return Err(GiveUp("<a> in an open <a>"));
+                if let Some((_, a)) = self.formatting_after_marker(Tag::A) {
+                    self.adoption_agency(Tag::A)?;
+                    if let Some(i) = self
+                        .formatting
+                        .iter()
+                        .position(|e| matches!(e, Formatting::Element(o) if o.id == a.id))
+                    {
+                        self.formatting.remove(i);
+                    }
+                    self.remove_from_stack(a.id);
                 }
                 self.reconstruct()?;
                 self.insert_formatting(n, t)?;
@@ -854,11 +1110,12 @@ impl Own {
             Tag::NOBR => {
                 self.reconstruct()?;
                 if self.in_scope_tag(Scope::Default, Tag::NOBR) {
-                    return Err(GiveUp("nested nobr"));
+                    self.adoption_agency(Tag::NOBR)?;
+                    self.reconstruct()?;
                 }
                 self.insert_formatting(n, t)?;
             }
-            Tag::OBJECT => {
+            Tag::OBJECT | K_APPLET => {
                 self.reconstruct()?;
                 self.insert(n, t)?;
                 self.push_marker()?;
@@ -873,13 +1130,33 @@ impl Own {
                 self.insert(n, t)?;
                 self.mode = Mode::InTable;
             }
-            Tag::AREA | Tag::BR | Tag::EMBED | Tag::IMG | Tag::WBR | Tag::INPUT => {
+            Tag::AREA | Tag::BR | Tag::EMBED | Tag::IMG | Tag::WBR | K_KEYGEN => {
                 self.reconstruct()?;
                 self.insert_void(n, t)?;
             }
-            Tag::SOURCE | Tag::TRACK => self.insert_void(n, t)?,
+            K_IMAGE => {
+                // An `<img>`, with the same attributes.
+                let img = Name {
+                    atom: html5ever::local_name!("img"),
+                    id: Some(Tag::IMG),
+                    key: Tag::IMG,
+                };
+                self.reconstruct()?;
+                self.insert_void(&img, t)?;
+            }
+            Tag::INPUT => {
+                if self.in_scope_tag(Scope::Default, Tag::SELECT) {
+                    self.pop_until(|x| x == Tag::SELECT);
+                }
+                self.reconstruct()?;
+                self.insert_void(n, t)?;
+            }
+            Tag::SOURCE | Tag::TRACK | K_PARAM => self.insert_void(n, t)?,
             Tag::HR => {
                 self.close_p();
+                if self.in_scope_tag(Scope::Default, Tag::SELECT) {
+                    self.implied_ends(None);
+                }
                 self.insert_void(n, t)?;
             }
             Tag::TEXTAREA => {
@@ -891,22 +1168,42 @@ impl Own {
                 self.reconstruct()?;
                 return self.insert_raw(n, t, RawKind::Rawtext);
             }
-            Tag::IFRAME | Tag::NOSCRIPT => return self.insert_raw(n, t, RawKind::Rawtext),
-            Tag::SELECT => return Err(GiveUp("select")),
+            Tag::IFRAME | Tag::NOSCRIPT | K_NOEMBED => {
+                return self.insert_raw(n, t, RawKind::Rawtext);
+            }
+            Tag::SELECT if self.in_scope_tag(Scope::Default, Tag::SELECT) => {
+                self.pop_until(|x| x == Tag::SELECT);
+            }
+            Tag::SELECT => {
+                self.reconstruct()?;
+                self.insert(n, t)?;
+            }
             Tag::OPTION | Tag::OPTGROUP => {
-                if self.current().tag == Tag::OPTION {
+                if self.in_scope_tag(Scope::Default, Tag::SELECT) {
+                    let except = (n.key == Tag::OPTION).then_some(Tag::OPTGROUP);
+                    self.implied_ends(except);
+                } else if self.current().tag == Tag::OPTION {
                     self.stack.pop();
                 }
                 self.reconstruct()?;
                 self.insert(n, t)?;
             }
+            K_RB => return Err(GiveUp("rb or rtc")),
             Tag::RP | Tag::RT => {
                 if self.in_scope_tag(Scope::Default, Tag::RUBY) {
                     self.implied_ends(None);
                 }
                 self.insert(n, t)?;
             }
-            Tag::MATH | Tag::SVG => return Err(GiveUp("foreign content")),
+            Tag::MATH | Tag::SVG => {
+                self.reconstruct()?;
+                let ns = if n.key == Tag::SVG { Ns::Svg } else { Ns::MathMl };
+                let open = self.create(n.id, &n.atom, Attrs::Token(t), ns)?;
+                self.dom.append_child(self.current().id, open.id);
+                if !t.self_closing {
+                    self.push(open)?;
+                }
+            }
             Tag::CAPTION
             | Tag::COL
             | Tag::COLGROUP
@@ -948,7 +1245,7 @@ impl Own {
                 self.stack.truncate(i);
                 return;
             }
-            if is_special(o.tag) {
+            if o.flags & SPECIAL != 0 {
                 return;
             }
         }
@@ -994,9 +1291,12 @@ impl Own {
             | Tag::SECTION
             | Tag::SELECT
             | Tag::SUMMARY
-            | Tag::UL => {
-                let tag = n.key;
-                if self.in_scope_tag(Scope::Default, tag) {
+            | Tag::UL
+            | K_BLOCK => {
+                // An element never made has no id, and is in no scope.
+                if let Some(tag) = n.id
+                    && self.in_scope_tag(Scope::Default, tag)
+                {
                     self.implied_ends(None);
                     self.pop_until(|x| x == tag);
                 }
@@ -1037,17 +1337,19 @@ impl Own {
                 }
             }
             t if is_formatting(t) => self.adoption_agency(t)?,
-            Tag::OBJECT => {
-                if self.in_scope_tag(Scope::Default, Tag::OBJECT) {
+            Tag::OBJECT | K_APPLET => {
+                if let Some(tag) = n.id
+                    && self.in_scope_tag(Scope::Default, tag)
+                {
                     self.implied_ends(None);
-                    self.pop_until(|x| x == Tag::OBJECT);
+                    self.pop_until(|x| x == tag);
                     self.clear_to_marker();
                 }
             }
             Tag::BR => {
                 // As `<br>`, without attributes.
                 self.reconstruct()?;
-                let open = self.create(Some(Tag::BR), &n.atom, Attrs::None)?;
+                let open = self.create(Some(Tag::BR), &n.atom, Attrs::None, Ns::Html)?;
                 self.dom.append_child(self.current().id, open.id);
             }
             _ => self.any_other_end(n.id),
@@ -1058,7 +1360,39 @@ impl Own {
     /// A start tag in the in-table rules: `None` to process it again in
     /// the (new) mode.
     fn in_table_start(&mut self, t: &TagRef<'_>, n: &Name) -> Step<Option<Next>> {
+        let table_context = |x| matches!(x, Tag::TABLE | Tag::TEMPLATE | Tag::HTML);
         match n.key {
+            Tag::CAPTION => {
+                self.clear_to(table_context);
+                self.push_marker()?;
+                self.insert(n, t)?;
+                self.mode = Mode::InCaption;
+            }
+            Tag::COLGROUP => {
+                self.clear_to(table_context);
+                self.insert(n, t)?;
+                self.mode = Mode::InColumnGroup;
+            }
+            Tag::COL => {
+                self.clear_to(table_context);
+                self.insert_implied(Tag::COLGROUP)?;
+                self.mode = Mode::InColumnGroup;
+                return Ok(None);
+            }
+            Tag::TABLE => {
+                if self.in_scope_tag(Scope::Table, Tag::TABLE) {
+                    self.pop_until(|x| x == Tag::TABLE);
+                    self.mode = self.reset_mode()?;
+                    return Ok(None);
+                }
+            }
+            Tag::FORM => {
+                if self.form.is_none() {
+                    let open = self.create(n.id, &n.atom, Attrs::Token(t), Ns::Html)?;
+                    self.dom.append_child(self.current().id, open.id);
+                    self.form = Some(open.id);
+                }
+            }
             Tag::TBODY | Tag::TFOOT | Tag::THEAD => {
                 self.clear_to(|x| matches!(x, Tag::TABLE | Tag::TEMPLATE | Tag::HTML));
                 self.insert(n, t)?;
@@ -1070,11 +1404,11 @@ impl Own {
                 self.mode = Mode::InTableBody;
                 return Ok(None);
             }
-            Tag::STYLE | Tag::SCRIPT => return self.in_head_start(t, n),
+            Tag::STYLE | Tag::SCRIPT | Tag::TEMPLATE => return self.in_head_start(t, n),
             Tag::INPUT if t.attr("type").is_some_and(|v| v.eq_ignore_ascii_case("hidden")) => {
                 self.insert_void(n, t)?;
             }
-            _ => return Err(GiveUp("start tag in table (caption, colgroup, fostered)")),
+            _ => return Err(GiveUp("start tag in table (fostered)")),
         }
         Ok(Some(Next::Data))
     }
@@ -1279,13 +1613,244 @@ impl Own {
         Ok(true)
     }
 
+    /// Closes the caption, if one is in table scope; `false` if not.
+    fn close_caption(&mut self) -> bool {
+        if !self.in_scope_tag(Scope::Table, Tag::CAPTION) {
+            return false;
+        }
+        self.implied_ends(None);
+        self.pop_until(|x| x == Tag::CAPTION);
+        self.clear_to_marker();
+        self.mode = Mode::InTable;
+        true
+    }
+
+    /// A start tag in the in-caption rules.
+    fn in_caption_start(&mut self, t: &TagRef<'_>, n: &Name) -> Step<Option<Next>> {
+        match n.key {
+            Tag::CAPTION
+            | Tag::COL
+            | Tag::COLGROUP
+            | Tag::TBODY
+            | Tag::TD
+            | Tag::TFOOT
+            | Tag::TH
+            | Tag::THEAD
+            | Tag::TR => Ok(if self.close_caption() {
+                None
+            } else {
+                Some(Next::Data)
+            }),
+            _ => self.in_body_start(t, n).map(Some),
+        }
+    }
+
+    /// An end tag in the in-caption rules: `false` to process it again.
+    fn in_caption_end(&mut self, n: &Name) -> Step<bool> {
+        match n.key {
+            Tag::CAPTION => {
+                self.close_caption();
+            }
+            Tag::TABLE => return Ok(!self.close_caption()),
+            Tag::BODY
+            | Tag::COL
+            | Tag::COLGROUP
+            | Tag::HTML
+            | Tag::TBODY
+            | Tag::TD
+            | Tag::TFOOT
+            | Tag::TH
+            | Tag::THEAD
+            | Tag::TR => {}
+            _ => self.in_body_end(n)?,
+        }
+        Ok(true)
+    }
+
+    /// The "anything else" step of the in-column-group rules: the
+    /// `colgroup` closed, the token processed again in table.
+    fn colgroup_else(&mut self) -> Step<()> {
+        if self.current().tag != Tag::COLGROUP {
+            return Err(GiveUp("column group mode without a colgroup"));
+        }
+        self.stack.pop();
+        self.mode = Mode::InTable;
+        Ok(())
+    }
+
+    /// A start tag in the in-column-group rules.
+    fn in_column_group_start(&mut self, t: &TagRef<'_>, n: &Name) -> Step<Option<Next>> {
+        match n.key {
+            Tag::HTML => self.in_body_start(t, n).map(Some),
+            Tag::COL => {
+                self.insert_void(n, t)?;
+                Ok(Some(Next::Data))
+            }
+            Tag::TEMPLATE => Err(GiveUp("template")),
+            _ => {
+                self.colgroup_else()?;
+                Ok(None)
+            }
+        }
+    }
+
+    /// An end tag in the in-column-group rules: `false` to process it again.
+    fn in_column_group_end(&mut self, n: &Name) -> Step<bool> {
+        match n.key {
+            Tag::COLGROUP => {
+                if self.current().tag == Tag::COLGROUP {
+                    self.stack.pop();
+                    self.mode = Mode::InTable;
+                }
+                Ok(true)
+            }
+            Tag::COL => Ok(true),
+            Tag::TEMPLATE => Err(GiveUp("template")),
+            _ => {
+                self.colgroup_else()?;
+                Ok(false)
+            }
+        }
+    }
+
+    /// Adds to element `id` the token's attributes it does not have, as
+    /// the sink does: its attributes copied to the end, the new ones
+    /// after them.
+    fn add_attrs_if_missing(&mut self, id: NodeId, t: &TagRef<'_>) {
+        let dom = &mut self.dom;
+        if t.attrs().all(|(name, _)| dom.attr(id, name).is_some()) {
+            return;
+        }
+        let (old_start, old_len) = match &dom.nodes[id.index()].kind {
+            NodeKind::Element(e) => (e.attrs_start as usize, e.attrs_len as usize),
+            _ => return,
+        };
+        let missing: Vec<(&str, &str)> = t
+            .attrs()
+            .filter(|(name, _)| dom.attr(id, name).is_none())
+            .collect();
+        let new_start = dom.attrs.len();
+        dom.attrs.extend_from_within(old_start..old_start + old_len);
+        for (name, value) in missing {
+            let from = to_u32(dom.attr_text.len());
+            dom.attr_text.push_str(value);
+            dom.attrs.push(Attr {
+                name: LocalName::from(name),
+                start: from,
+                end: to_u32(dom.attr_text.len()),
+            });
+        }
+        let new_len = dom.attrs.len() - new_start;
+        if let NodeKind::Element(e) = &mut dom.nodes[id.index()].kind {
+            e.attrs_start = to_u32(new_start);
+            e.attrs_len = to_u32(new_len);
+        }
+    }
+
+    /// A tag in foreign content (the current node SVG or MathML, not an
+    /// integration point taking it).
+    fn foreign_tag(&mut self, t: &TagRef<'_>, n: &Name) -> Step<Next> {
+        let cur = self.current();
+        let svg = cur.flags & SVG != 0;
+        if !t.end {
+            let breakout = matches!(
+                n.key,
+                Tag::B
+                    | Tag::BIG
+                    | Tag::BLOCKQUOTE
+                    | Tag::BODY
+                    | Tag::BR
+                    | Tag::CENTER
+                    | Tag::CODE
+                    | Tag::DD
+                    | Tag::DIV
+                    | Tag::DL
+                    | Tag::DT
+                    | Tag::EM
+                    | Tag::EMBED
+                    | Tag::H1
+                    | Tag::H2
+                    | Tag::H3
+                    | Tag::H4
+                    | Tag::H5
+                    | Tag::H6
+                    | Tag::HEAD
+                    | Tag::HR
+                    | Tag::I
+                    | Tag::IMG
+                    | Tag::LI
+                    | Tag::LISTING
+                    | Tag::MENU
+                    | Tag::META
+                    | Tag::NOBR
+                    | Tag::OL
+                    | Tag::P
+                    | Tag::PRE
+                    | Tag::RUBY
+                    | Tag::S
+                    | Tag::SMALL
+                    | Tag::SPAN
+                    | Tag::STRONG
+                    | Tag::STRIKE
+                    | Tag::SUB
+                    | Tag::SUP
+                    | Tag::TABLE
+                    | Tag::TT
+                    | Tag::U
+                    | Tag::UL
+                    | Tag::VAR
+            ) || (n.key == Tag::FONT
+                && t.attrs()
+                    .any(|(a, _)| matches!(a, "color" | "face" | "size")))
+                // `<svg>` in MathML: at `annotation-xml`, an integration point.
+                || (n.key == Tag::SVG && !svg);
+            if breakout {
+                return Err(GiveUp("HTML start tag in foreign content"));
+            }
+            let ns = if svg { Ns::Svg } else { Ns::MathMl };
+            let adjusted = if svg { svg_name(t.name) } else { t.name };
+            let open = if adjusted == t.name {
+                self.create(n.id, &n.atom, Attrs::Token(t), ns)?
+            } else {
+                let atom = LocalName::from(adjusted);
+                let id = self.dom.tag_id(&atom);
+                self.create(id, &atom, Attrs::Token(t), ns)?
+            };
+            self.dom.append_child(cur.id, open.id);
+            if !t.self_closing {
+                self.push(open)?;
+            }
+            return Ok(Next::Data);
+        }
+        if matches!(n.key, Tag::BR | Tag::P) {
+            return Err(GiveUp("</br> or </p> in foreign content"));
+        }
+        let mut i = self.stack.len().saturating_sub(1);
+        let mut first = true;
+        while i > 0 {
+            let o = self.stack[i];
+            if !first && !o.foreign() {
+                self.end_tag(n)?;
+                return Ok(Next::Data);
+            }
+            let name = self.dom.tag(o.id).map_or("", |tag| self.dom.tag_name(tag));
+            if name.eq_ignore_ascii_case(t.name) {
+                self.stack.truncate(i);
+                return Ok(Next::Data);
+            }
+            first = false;
+            i -= 1;
+        }
+        Ok(Next::Data)
+    }
+
     /// A start tag, in the current mode.
     fn start_tag(&mut self, t: &TagRef<'_>, n: &Name) -> Step<Next> {
         loop {
             let done = match self.mode {
                 Mode::Initial => None,
                 Mode::BeforeHtml if n.key == Tag::HTML => {
-                    let root = self.create(n.id, &n.atom, Attrs::Token(t))?;
+                    let root = self.create(n.id, &n.atom, Attrs::Token(t), Ns::Html)?;
                     self.dom.append_child(DOCUMENT, root.id);
                     self.push(root)?;
                     self.mode = Mode::BeforeHead;
@@ -1312,6 +1877,7 @@ impl Own {
                     }
                     Tag::FRAMESET => return Err(GiveUp("frameset")),
                     Tag::BASE
+                    | K_BASEFONT
                     | Tag::LINK
                     | Tag::META
                     | Tag::NOFRAMES
@@ -1325,6 +1891,7 @@ impl Own {
                         self.push(Open {
                             id: head,
                             tag: Tag::HEAD,
+                            flags: SPECIAL,
                         })?;
                         let next = self.in_head_start(t, n)?;
                         self.remove_from_stack(head);
@@ -1348,6 +1915,14 @@ impl Own {
                     None => continue,
                 },
                 Mode::InCell => match self.in_cell_start(t, n)? {
+                    Some(next) => return Ok(next),
+                    None => continue,
+                },
+                Mode::InCaption => match self.in_caption_start(t, n)? {
+                    Some(next) => return Ok(next),
+                    None => continue,
+                },
+                Mode::InColumnGroup => match self.in_column_group_start(t, n)? {
                     Some(next) => return Ok(next),
                     None => continue,
                 },
@@ -1411,6 +1986,18 @@ impl Own {
                     }
                     continue;
                 }
+                Mode::InCaption => {
+                    if self.in_caption_end(n)? {
+                        return Ok(());
+                    }
+                    continue;
+                }
+                Mode::InColumnGroup => {
+                    if self.in_column_group_end(n)? {
+                        return Ok(());
+                    }
+                    continue;
+                }
                 Mode::AfterBody if n.key == Tag::HTML => {
                     self.mode = Mode::AfterAfterBody;
                     return Ok(());
@@ -1434,8 +2021,27 @@ impl Builder for Own {
         if std::mem::take(&mut self.ignore_lf) {
             text = text.strip_prefix('\n').unwrap_or(text);
         }
+        let cur = self.current();
+        if cur.foreign() && cur.flags & INTEGRATION == 0 && !text.is_empty() {
+            self.append_text(text);
+            return Ok(());
+        }
         while !text.is_empty() {
             match self.mode {
+                Mode::InColumnGroup => {
+                    let ws = text
+                        .bytes()
+                        .position(|c| !c.is_ascii_whitespace())
+                        .unwrap_or(text.len());
+                    let (space, rest) = text.split_at(ws);
+                    if !space.is_empty() {
+                        self.append_text(space);
+                    }
+                    text = rest;
+                    if !text.is_empty() {
+                        self.colgroup_else()?;
+                    }
+                }
                 Mode::Initial
                 | Mode::BeforeHtml
                 | Mode::BeforeHead
@@ -1463,7 +2069,7 @@ impl Builder for Own {
                         self.anything_else()?;
                     }
                 }
-                Mode::InBody | Mode::InCell => {
+                Mode::InBody | Mode::InCell | Mode::InCaption => {
                     self.reconstruct()?;
                     self.append_text(text);
                     return Ok(());
@@ -1513,14 +2119,20 @@ impl Builder for Own {
         let id = self.dom.tag_id(&atom);
         let key = match id {
             Some(k) if (k.0 as usize) < Tag::KNOWN => k,
-            _ => {
-                if RARE.contains(&t.name) {
-                    return Err(GiveUp("a rare element"));
-                }
-                OTHER
-            }
+            _ => rare_key(t.name),
         };
         let n = Name { atom, id, key };
+        let cur = self.current();
+        if cur.foreign() {
+            // html5ever's "is foreign": start tags at an integration point
+            // take the HTML rules (but MathML's `mglyph`, `malignmark`).
+            let html_start = !t.end
+                && cur.flags & INTEGRATION != 0
+                && !(cur.flags & MATHML != 0 && matches!(t.name, "mglyph" | "malignmark"));
+            if !html_start {
+                return self.foreign_tag(t, &n);
+            }
+        }
         if t.end {
             self.end_tag(&n)?;
             Ok(Next::Data)
@@ -1675,6 +2287,42 @@ mod tests {
     }
 
     #[test]
+    fn select_foreign_and_rare_elements_follow_html5ever() {
+        for html in [
+            "<select><option>a<option>b<optgroup><option>c</select>x",
+            "<select><select>x",
+            "<p><select><input>y<hr>z",
+            "<svg viewbox='0 0 1 1' xlink:href=x><clippath><path d=M0/></clippath><title>t</title><lineargradient/></svg>x",
+            "<svg><foreignobject><div>a</div></foreignobject><g></G></svg>",
+            "<p><svg><a href=x>1</a><text>2</svg></p>",
+            "<div><svg><g><path></div>after",
+            "<math definitionurl=x><mi>x</mi><mo>+</mo><mglyph/></math>",
+            "<svg><image href=a /><script>x<y</script><style>p</style></svg>",
+            "<svg><svg><circle/></svg></svg>",
+            "<math><mi><svg><path/></svg></mi></math>",
+            "<body><p>x<body class=a id=b>",
+            "<html><p>x<html lang=en class=c>",
+            "<marquee><b>x</marquee>y",
+            "<applet>a</applet><object><param name=a><embed></object>",
+            "<image src=a alt=b>",
+            "<search><p>x</search><dir><li>y</dir>",
+            "<noembed><p></noembed><keygen><basefont><bgsound>",
+            "<a href=x>1<a href=y>2",
+            "<nobr>a<nobr>b",
+            "<table><caption>c<b>d</caption><tr><td>x</table>",
+            "<table><caption>c<td>d</table>",
+            "<table><colgroup><col span=2><col></colgroup><tr><td>x</table>",
+            "<table><col><tr><td>x</table>",
+            "<table> <colgroup> <col> </colgroup> </table>",
+            "<table><form><tr><td>x</table>",
+            "<table><tr><td>a<table><tr><td>b</table></table>",
+            "<table><table><tr><td>x</table>",
+        ] {
+            takes(html);
+        }
+    }
+
+    #[test]
     fn tables_follow_html5ever() {
         for html in [
             "<table><tr><td>a<td>b<tr><td>c</table>",
@@ -1704,29 +2352,26 @@ mod tests {
             // The adoption agency moving nodes.
             "<b>1<p>2</b>3</p>",
             "<a>1<div>2</a>3",
-            "<a href=x>1<a href=y>2",
+            "<a href=x>1<div><a href=y>2",
             // Foster parenting.
             "<table>a<tr><td>b</td></tr>c</table>",
             "<table><div>x</div></table>",
             "<table><tr><p>x</table>",
+            "<table><select><option>a</select></table>",
             // Modes not followed.
-            "<select><option>a</select>",
-            "<table><caption>c</caption></table>",
-            "<table><colgroup><col></table>",
             "<template><p>t</template>",
             "<frameset><frame></frameset>",
-            "<svg><circle/></svg>",
-            "<math><mi>x</mi></math>",
-            // Attributes added to <html> or <body>.
-            "<body><p>x<body class=a>",
-            "<p>x<html lang=en>",
-            // Rare elements with rules of their own.
-            "<marquee>x</marquee>",
-            "<image src=a>",
+            "<table><caption><template></template></caption></table>",
+            // Breaking out of foreign content.
+            "<svg><p>x</svg>",
+            "<math><annotation-xml><svg></svg></annotation-xml></math>",
+            "<svg></p></svg>",
+            "<svg><font color=red>x</font></svg>",
+            // Ruby base containers (part of implied end tags).
+            "<ruby><rb>a<rtc>b</ruby>",
             // <table> in <p> under an unusual doctype.
             "<!DOCTYPE html PUBLIC \"-//W3C//DTD HTML 4.01//EN\"><p><table></table>",
             "<button><button>",
-            "<nobr>a<nobr>b",
         ] {
             gives_up(html);
         }
