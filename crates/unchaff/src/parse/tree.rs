@@ -54,6 +54,15 @@ pub(super) const MAX_FORMATTING: usize = MAX_OPEN_FORMATTING + MAX_OPEN;
 /// (same name and attributes) after the last marker.
 const NOAHS_ARK: usize = 3;
 
+/// The adoption agency's outer loop runs at most this many times (the
+/// standard's bound).
+const ADOPTION_OUTER_LOOPS: usize = 8;
+
+/// Past this many nodes between the furthest block and the formatting
+/// element, the adoption agency drops them instead of copying them (the
+/// standard's bound).
+const ADOPTION_INNER_LOOPS: usize = 3;
+
 /// The classification of a name with no fixed id and no rules of its
 /// own: an ordinary element.
 const OTHER: Tag = Tag(u16::MAX);
@@ -378,6 +387,9 @@ pub(super) struct Own {
     /// A newline starting the next token is dropped (after `<pre>`,
     /// `<listing>`, `<textarea>`).
     ignore_lf: bool,
+    /// An end tag in table context is processed by the in-body rules
+    /// (html5ever's foster parenting flag).
+    fostering: bool,
 }
 
 /// `h1` … `h6`.
@@ -511,6 +523,57 @@ fn is_formatting(t: Tag) -> bool {
     )
 }
 
+/// The quirks mode of a doctype, where it is certain: the standard's
+/// rules for the doctypes real pages use (HTML5's, XHTML 1.0 and 1.1,
+/// HTML 4.01 and 4.0, 3.2). Limited quirks counts as no quirks (they
+/// build the same tree); any other doctype is [`Quirks::Unknown`].
+fn quirks_of(name: &str, public: Option<&str>, system: Option<&str>) -> Quirks {
+    /// The one system identifier that makes quirks mode on its own.
+    const QUIRKY_SYSTEM: &str = "http://www.ibm.com/data/dtd/v11/ibmxhtml1-transitional.dtd";
+    if name != "html" {
+        return Quirks::Yes;
+    }
+    let system = system.map(str::to_ascii_lowercase);
+    let Some(public) = public.map(str::to_ascii_lowercase) else {
+        return match system.as_deref() {
+            Some(QUIRKY_SYSTEM) => Quirks::Yes,
+            _ => Quirks::No,
+        };
+    };
+    if !system
+        .as_deref()
+        .is_none_or(|s| s.starts_with("http://www.w3.org/"))
+    {
+        return Quirks::Unknown;
+    }
+    let p = public.as_str();
+    if p.starts_with("-//w3c//dtd xhtml 1.0 transitional//")
+        || p.starts_with("-//w3c//dtd xhtml 1.0 frameset//")
+        || matches!(
+            p,
+            "-//w3c//dtd xhtml 1.0 strict//en" | "-//w3c//dtd xhtml 1.1//en" | "-//w3c//dtd html 4.01//en"
+        )
+    {
+        return Quirks::No;
+    }
+    if p.starts_with("-//w3c//dtd html 4.01 transitional//")
+        || p.starts_with("-//w3c//dtd html 4.01 frameset//")
+    {
+        return if system.is_some() {
+            Quirks::No
+        } else {
+            Quirks::Yes
+        };
+    }
+    if p.starts_with("-//w3c//dtd html 4.0 transitional//")
+        || p.starts_with("-//w3c//dtd html 4.0 frameset//")
+        || p.starts_with("-//w3c//dtd html 3.2")
+    {
+        return Quirks::Yes;
+    }
+    Quirks::Unknown
+}
+
 /// Whether every character of `s` is ASCII whitespace (html5ever's test).
 fn all_space(s: &str) -> bool {
     s.bytes().all(|c| c.is_ascii_whitespace())
@@ -533,6 +596,7 @@ impl Own {
             form: None,
             quirks: Quirks::Unknown,
             ignore_lf: false,
+            fostering: false,
         }
     }
 
@@ -881,35 +945,122 @@ impl Own {
         None
     }
 
-    /// The adoption agency algorithm, where it only pops; where it would
-    /// move nodes (a furthest block), it gives up.
+    /// The position of element `id` in the list of active formatting
+    /// elements.
+    fn formatting_position(&self, id: NodeId) -> Option<usize> {
+        self.formatting
+            .iter()
+            .position(|e| matches!(e, Formatting::Element(o) if o.id == id))
+    }
+
+    /// A copy of formatting element `old` (same name and attributes),
+    /// unlinked.
+    fn copy_formatting(&mut self, old: Open) -> Step<Open> {
+        let atom = LocalName::from(self.dom.tag_name(old.tag));
+        self.create(Some(old.tag), &atom, Attrs::Element(old.id), Ns::Html)
+    }
+
+    /// The adoption agency algorithm, as html5ever runs it. Where the
+    /// end tag is in table context (`fostering`) and nodes would move, it
+    /// gives up: they would be foster-parented.
     fn adoption_agency(&mut self, tag: Tag) -> Step<()> {
         let cur = self.current();
-        if cur.tag == tag
-            && !self
-                .formatting
-                .iter()
-                .any(|e| matches!(e, Formatting::Element(o) if o.id == cur.id))
-        {
+        if cur.tag == tag && self.formatting_position(cur.id).is_none() {
             self.stack.pop();
             return Ok(());
         }
-        let Some((fi, fe)) = self.formatting_after_marker(tag) else {
-            self.any_other_end(Some(tag));
-            return Ok(());
-        };
-        let Some(si) = self.stack.iter().rposition(|o| o.id == fe.id) else {
-            self.formatting.remove(fi);
-            return Ok(());
-        };
-        if !self.in_scope(Scope::Default, |o| o.id == fe.id) {
-            return Ok(());
+        for _ in 0..ADOPTION_OUTER_LOOPS {
+            let Some((fi, fe)) = self.formatting_after_marker(tag) else {
+                self.any_other_end(Some(tag));
+                return Ok(());
+            };
+            let Some(si) = self.stack.iter().rposition(|o| o.id == fe.id) else {
+                self.formatting.remove(fi);
+                return Ok(());
+            };
+            if !self.in_scope(Scope::Default, |o| o.id == fe.id) {
+                return Ok(());
+            }
+            let Some(fb) = (si..self.stack.len()).find(|&i| self.stack[i].flags & SPECIAL != 0)
+            else {
+                self.stack.truncate(si);
+                self.formatting.remove(fi);
+                return Ok(());
+            };
+            if self.fostering || si == 0 {
+                return Err(GiveUp("adoption agency in table context"));
+            }
+            let furthest = self.stack[fb];
+            let common = self.stack[si - 1];
+            // The bookmark: `Ok(id)` replaces `id`'s entry, `Err(id)` goes
+            // after `id`'s.
+            let mut bookmark: Result<NodeId, NodeId> = Ok(fe.id);
+            let mut index = fb;
+            let mut last = furthest;
+            let mut inner = 0;
+            loop {
+                inner += 1;
+                index -= 1;
+                let node = self.stack[index];
+                if node.id == fe.id {
+                    break;
+                }
+                let position = self.formatting_position(node.id);
+                if inner > ADOPTION_INNER_LOOPS {
+                    if let Some(p) = position {
+                        self.formatting.remove(p);
+                    }
+                    self.stack.remove(index);
+                    continue;
+                }
+                let Some(p) = position else {
+                    self.stack.remove(index);
+                    continue;
+                };
+                let Formatting::Element(old) = self.formatting[p] else {
+                    return Err(GiveUp("marker in the adoption agency"));
+                };
+                let new = self.copy_formatting(old)?;
+                self.stack[index] = new;
+                self.formatting[p] = Formatting::Element(new);
+                if last.id == furthest.id {
+                    bookmark = Err(new.id);
+                }
+                self.dom.detach(last.id);
+                self.dom.append_child(new.id, last.id);
+                last = new;
+            }
+            self.dom.detach(last.id);
+            self.dom.append_child(common.id, last.id);
+            let new = self.copy_formatting(fe)?;
+            let mut child = self.dom.nodes[furthest.id.index()].first_child;
+            while let Some(c) = child.some() {
+                child = self.dom.nodes[c.index()].next_sibling;
+                self.dom.detach(c);
+                self.dom.append_child(new.id, c);
+            }
+            self.dom.append_child(furthest.id, new.id);
+            let lost = || GiveUp("bookmark lost in the adoption agency");
+            match bookmark {
+                Ok(replaced) => {
+                    let i = self.formatting_position(replaced).ok_or_else(lost)?;
+                    self.formatting[i] = Formatting::Element(new);
+                }
+                Err(previous) => {
+                    let i = self.formatting_position(previous).ok_or_else(lost)?;
+                    self.formatting.insert(i + 1, Formatting::Element(new));
+                    let old = self.formatting_position(fe.id).ok_or_else(lost)?;
+                    self.formatting.remove(old);
+                }
+            }
+            self.remove_from_stack(fe.id);
+            let at = self
+                .stack
+                .iter()
+                .position(|o| o.id == furthest.id)
+                .ok_or_else(lost)?;
+            self.stack.insert(at + 1, new);
         }
-        if self.stack[si..].iter().any(|o| o.flags & SPECIAL != 0) {
-            return Err(GiveUp("adoption agency with a furthest block"));
-        }
-        self.stack.truncate(si);
-        self.formatting.remove(fi);
         Ok(())
     }
 
@@ -1433,7 +1584,14 @@ impl Own {
             | Tag::TH
             | Tag::THEAD
             | Tag::TR => {}
-            _ => return Err(GiveUp("end tag in table (fostered)")),
+            // They insert an element, which would be foster-parented.
+            Tag::P | Tag::BR => return Err(GiveUp("</p> or </br> in table")),
+            _ => {
+                self.fostering = true;
+                let step = self.in_body_end(n);
+                self.fostering = false;
+                step?;
+            }
         }
         Ok(())
     }
@@ -2104,10 +2262,7 @@ impl Builder for Own {
     fn doctype(&mut self, name: &str, public: Option<&str>, system: Option<&str>) -> Step<()> {
         self.ignore_lf = false;
         if self.mode == Mode::Initial {
-            let html5 = name == "html"
-                && public.is_none()
-                && matches!(system, None | Some("about:legacy-compat"));
-            self.quirks = if html5 { Quirks::No } else { Quirks::Unknown };
+            self.quirks = quirks_of(name, public, system);
             self.mode = Mode::BeforeHtml;
         }
         Ok(())
@@ -2281,6 +2436,15 @@ mod tests {
             "<em><strong>a</em>b</strong>",
             "<nobr>a</nobr><nobr>b",
             "<font color=red>a<font>b</font></font>",
+            // The adoption agency moving nodes.
+            "<b>1<p>2</b>3</p>",
+            "<a>1<div>2</a>3",
+            "<a href=x>1<div><a href=y>2",
+            "<b class=x><i><u><s><em><div>1</b>2</div>3",
+            "<p><b><i>1<div>2<p>3</b>4</i>5",
+            "<a><b><div><i>x</a>y</i>z</b>",
+            "<b>1<table><tr><td>2</b>3</td></tr></table>4</b>",
+            "<table><tr><td>x</td></tr></div></span></form></b></table>y",
         ] {
             takes(html);
         }
@@ -2323,6 +2487,27 @@ mod tests {
     }
 
     #[test]
+    fn table_in_paragraph_follows_the_doctypes_quirks() {
+        for doctype in [
+            "",
+            "<!DOCTYPE html>",
+            "<!DOCTYPE html SYSTEM \"about:legacy-compat\">",
+            "<!DOCTYPE html PUBLIC \"-//W3C//DTD XHTML 1.0 Transitional//EN\" \"http://www.w3.org/TR/xhtml1/DTD/xhtml1-transitional.dtd\">",
+            "<!DOCTYPE html PUBLIC \"-//W3C//DTD XHTML 1.0 Strict//EN\" \"http://www.w3.org/TR/xhtml1/DTD/xhtml1-strict.dtd\">",
+            "<!DOCTYPE html PUBLIC \"-//W3C//DTD XHTML 1.1//EN\" \"http://www.w3.org/TR/xhtml11/DTD/xhtml11.dtd\">",
+            "<!DOCTYPE HTML PUBLIC \"-//W3C//DTD HTML 4.01 Transitional//EN\" \"http://www.w3.org/TR/html4/loose.dtd\">",
+            "<!DOCTYPE HTML PUBLIC \"-//W3C//DTD HTML 4.01 Transitional//EN\">",
+            "<!DOCTYPE HTML PUBLIC \"-//W3C//DTD HTML 4.01//EN\">",
+            "<!DOCTYPE HTML PUBLIC \"-//W3C//DTD HTML 4.0 Transitional//EN\">",
+            "<!DOCTYPE HTML PUBLIC \"-//W3C//DTD HTML 3.2 Final//EN\">",
+            "<!DOCTYPE html SYSTEM \"http://www.ibm.com/data/dtd/v11/ibmxhtml1-transitional.dtd\">",
+            "<!DOCTYPE svg>",
+        ] {
+            takes(&format!("{doctype}<p>a<table><tr><td>b</table>c"));
+        }
+    }
+
+    #[test]
     fn tables_follow_html5ever() {
         for html in [
             "<table><tr><td>a<td>b<tr><td>c</table>",
@@ -2349,11 +2534,9 @@ mod tests {
     #[test]
     fn it_gives_up_where_it_is_not_certain() {
         for html in [
-            // The adoption agency moving nodes.
-            "<b>1<p>2</b>3</p>",
-            "<a>1<div>2</a>3",
-            "<a href=x>1<div><a href=y>2",
             // Foster parenting.
+            "<table><tr><td>a</td></tr></p></table>",
+            "<table></br></table>",
             "<table>a<tr><td>b</td></tr>c</table>",
             "<table><div>x</div></table>",
             "<table><tr><p>x</table>",
@@ -2370,7 +2553,7 @@ mod tests {
             // Ruby base containers (part of implied end tags).
             "<ruby><rb>a<rtc>b</ruby>",
             // <table> in <p> under an unusual doctype.
-            "<!DOCTYPE html PUBLIC \"-//W3C//DTD HTML 4.01//EN\"><p><table></table>",
+            "<!DOCTYPE html PUBLIC \"-//W3C//DTD HTML 2.0//EN\"><p><table></table>",
             "<button><button>",
         ] {
             gives_up(html);
