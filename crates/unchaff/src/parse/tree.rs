@@ -30,7 +30,7 @@ use html5ever::LocalName;
 use html5ever::tokenizer::states::RawKind;
 
 use super::fast::{Builder, GiveUp, Next, Step, TagRef};
-use super::{Budget, MAX_DEPTH, MAX_OPEN_FORMATTING};
+use super::{Budget, MAX_ATTRIBUTES, MAX_DEPTH, MAX_OPEN_FORMATTING};
 use crate::Error;
 use crate::dom::{Attr, DOCUMENT, Dom, Flow, NodeId, NodeKind, Ns, Tag};
 use crate::limits::{BLOCK_MEMORY, ELEMENT_MEMORY};
@@ -884,15 +884,21 @@ impl Own {
     }
 
     /// Whether element `id`'s attributes are the token's, in any order.
-    fn same_attrs(&self, id: NodeId, t: &TagRef<'_>) -> bool {
+    /// Past [`MAX_ATTRIBUTES`] (the pre-pass's cap) it gives up rather than
+    /// compare them pair by pair.
+    fn same_attrs(&self, id: NodeId, t: &TagRef<'_>) -> Step<bool> {
         let attrs = self.dom.attrs_of(id);
-        attrs.len() == t.attrs_len()
-            && t.attrs().all(|(name, value)| {
-                attrs.iter().any(|a| {
-                    &*a.name == name
-                        && &self.dom.attr_text[a.start as usize..a.end as usize] == value
-                })
+        if attrs.len() != t.attrs_len() {
+            return Ok(false);
+        }
+        if attrs.len() > MAX_ATTRIBUTES {
+            return Err(GiveUp("formatting elements with too many attributes"));
+        }
+        Ok(t.attrs().all(|(name, value)| {
+            attrs.iter().any(|a| {
+                &*a.name == name && &self.dom.attr_text[a.start as usize..a.end as usize] == value
             })
+        }))
     }
 
     /// Inserts a formatting element for the token and lists it (after the
@@ -904,7 +910,7 @@ impl Own {
             match e {
                 Formatting::Marker => break,
                 Formatting::Element(o) => {
-                    if Some(o.tag) == n.id && self.same_attrs(o.id, t) {
+                    if Some(o.tag) == n.id && self.same_attrs(o.id, t)? {
                         first = Some(i);
                         matches += 1;
                     }
@@ -2566,6 +2572,18 @@ mod tests {
         gives_up(&deep);
         let shallow = "<div>".repeat(super::MAX_DEPTH);
         takes(&shallow);
+        // Formatting elements past the list's bound, as given (the
+        // pre-pass would have capped them).
+        let many: String = (0..=super::MAX_FORMATTING)
+            .map(|i| format!("<p><i id={i}>"))
+            .collect();
+        gives_up(&many);
+        // Identical formatting elements with more attributes than the
+        // pre-pass keeps: not compared pair by pair.
+        let attrs: String = (0..super::MAX_ATTRIBUTES + 1)
+            .map(|i| format!(" a{i}=v"))
+            .collect();
+        gives_up(&format!("<b{attrs}>x<p><b{attrs}>y"));
     }
 
     #[test]
