@@ -1,22 +1,22 @@
-//! A fast tokenizer for the common case, feeding html5ever's own tree
-//! builder.
+//! A fast tokenizer for the common case, feeding our own tree builder
+//! (`parse/tree.rs`) or, where that gives up, html5ever's.
 //!
 //! html5ever's tokenizer reads its input one character at a time through a
 //! queue of buffers and copies every tag name, attribute name and value
 //! character by character: about 75 instructions a byte, 45% of `auto`'s
 //! instructions on scrapinghub (callgrind; docs/BENCHMARKS.md). This one
 //! finds the next `<` or `&` with `memchr`, slices names and values out of
-//! the input, and hands the same tokens to the same
-//! [`TreeBuilder`]: the tree is html5ever's by construction, as long as the
-//! tokens are. It covers the states real pages use — text, start and end
+//! the input, and hands the same tokens to a [`Builder`]: html5ever's
+//! [`TreeBuilder`] (the tree is html5ever's by construction, as long as
+//! the tokens are) or ours, which borrows them. It covers the states real pages use — text, start and end
 //! tags with any attributes, character references, comments, the common
 //! doctypes, bogus comments, RCDATA, RAWTEXT and script bodies without
 //! `<!--` — exactly as the HTML standard's tokenizer does. Anything else
 //! (a NUL, `<![CDATA[`, `<plaintext>`, a script body with `<!--`, an
 //! unusual doctype, a tag cut off by the end of the input, a legacy
 //! character reference without its `;`, a U+FEFF after the first
-//! character) makes it give up: [`tokenize`] answers `None`, and the page
-//! is parsed again from the start by html5ever's tokenizer.
+//! character) makes it give up: [`tokenize`] answers [`GiveUp`], and the
+//! page is parsed again from the start by html5ever's tokenizer.
 //!
 //! The differential test `data_parse` (crates/cli/tests) checks on every
 //! dev page that the tree is the same as html5ever's alone, and the unit

@@ -1,6 +1,8 @@
-//! Stage 2, **parse**: UTF-8 text → [`Dom`], with html5ever's HTML5 tree
-//! builder (real pages are mis-nested; the tree must be the one a browser
-//! builds).
+//! Stage 2, **parse**: UTF-8 text → [`Dom`], the tree html5ever's HTML5
+//! tree builder makes (real pages are mis-nested; the tree must be the
+//! one a browser builds): built by our own tokenizer and tree builder on
+//! the common page (`fast.rs`, `tree.rs`), by html5ever's tree builder
+//! where ours gives up, and by html5ever's tokenizer too where ours does.
 //!
 //! **Unstable:** public only with the `unstable` feature, for the tools
 //! of the unchaff workspace (evaluation, training, explanation); may

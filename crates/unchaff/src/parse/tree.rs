@@ -7,20 +7,22 @@
 //! implements it (html5ever's tree is the reference: where the two
 //! differ, html5ever's choice is taken) for the insertion modes and
 //! tokens real pages use: initial, before html, before head, in head,
-//! after head, in body, text, in table, in table body, in row, in cell,
-//! after body and after after body; implied end tags, the list of active
-//! formatting elements with its reconstruction and the Noah's Ark clause,
-//! the adoption agency where it only pops, whitespace in table context.
-//! At the first token it is not certain about — the adoption agency
-//! moving nodes, foster parenting, `<select>`, `<template>`, frames,
-//! captions and column groups, foreign content (`<svg>`, `<math>`),
-//! `<html>` or `<body>` tags adding attributes, a rare element with rules
-//! of its own (see [`RARE`]), a stack deeper than [`MAX_OPEN`] — it gives
-//! up, and the page is parsed again from the start by html5ever's tree
-//! builder. Only the way the tokens take changes, never the tree: the
-//! differential test `data_parse` (crates/cli/tests) checks on every dev
-//! page that wherever it answers the tree is html5ever's, and the unit
-//! tests here do the same for each rule on generated markup.
+//! after head, in body, text, in table, in caption, in column group, in
+//! table body, in row, in cell, after body and after after body; SVG and
+//! MathML content; implied end tags, the list of active formatting
+//! elements with its reconstruction and the Noah's Ark clause, the
+//! adoption agency, whitespace in table context, the quirks mode of the
+//! common doctypes. At the first token it is not certain about — foster
+//! parenting, `<template>`, frames, a tag breaking out of foreign content,
+//! ruby base containers (`rb`, `rtc`), `<table>` in a paragraph under a
+//! doctype whose quirks mode it does not work out, a stack deeper than
+//! [`MAX_OPEN`] or a list of formatting elements longer than
+//! [`MAX_FORMATTING`] — it gives up, and the page is parsed again from
+//! the start by html5ever's tree builder. Only the way the tokens take
+//! changes, never the tree: the differential test `data_parse`
+//! (crates/cli/tests) checks on every dev page that wherever it answers
+//! the tree is html5ever's, and the unit tests here do the same for each
+//! rule on hand-written and generated markup.
 //!
 //! The element budget and the memory budget are those of the sink
 //! html5ever's tree builder writes through (`parse/mod.rs`): the first
