@@ -8,12 +8,14 @@
 //! differ, html5ever's choice is taken) for the insertion modes and
 //! tokens real pages use: initial, before html, before head, in head,
 //! after head, in body, text, in table, in caption, in column group, in
-//! table body, in row, in cell, after body and after after body; SVG and
-//! MathML content; implied end tags, the list of active formatting
+//! table body, in row, in cell, in template, after body and after after
+//! body; template contents (unlinked fragments, as the sink makes them);
+//! SVG and MathML content; implied end tags, the list of active formatting
 //! elements with its reconstruction and the Noah's Ark clause, the
 //! adoption agency, whitespace in table context, the quirks mode of the
 //! common doctypes. At the first token it is not certain about — foster
-//! parenting, `<template>`, frames, a tag breaking out of foreign content,
+//! parenting, a declarative shadow root, frames, a tag breaking out of
+//! foreign content,
 //! ruby base containers (`rb`, `rtc`), `<table>` in a paragraph under a
 //! doctype whose quirks mode it does not work out, a stack deeper than
 //! [`MAX_OPEN`] or a list of formatting elements longer than
@@ -290,6 +292,7 @@ enum Mode {
     InCell,
     InCaption,
     InColumnGroup,
+    InTemplate,
     AfterBody,
     AfterAfterBody,
 }
@@ -392,6 +395,8 @@ pub(super) struct Own {
     /// An end tag in table context is processed by the in-body rules
     /// (html5ever's foster parenting flag).
     fostering: bool,
+    /// The stack of template insertion modes.
+    templates: Vec<Mode>,
 }
 
 /// `h1` … `h6`.
@@ -599,6 +604,7 @@ impl Own {
             quirks: Quirks::Unknown,
             ignore_lf: false,
             fostering: false,
+            templates: Vec::new(),
         }
     }
 
@@ -706,29 +712,57 @@ impl Own {
         Ok(())
     }
 
-    /// Inserts an element for the token (appended to the current node,
-    /// pushed).
-    fn insert(&mut self, n: &Name, t: &TagRef<'_>) -> Step<Open> {
-        let open = self.create(n.id, &n.atom, Attrs::Token(t), Ns::Html)?;
-        self.dom.append_child(self.current().id, open.id);
-        self.push(open)?;
+    /// The appropriate place for inserting a node (never foster
+    /// parenting): the current node, or, where that is a `<template>`,
+    /// its contents: an unlinked fragment, a new one each time, as the
+    /// sink makes them.
+    fn target(&mut self) -> NodeId {
+        let cur = self.current();
+        if cur.tag == Tag::TEMPLATE {
+            self.dom.push(NodeKind::Document)
+        } else {
+            cur.id
+        }
+    }
+
+    /// Whether a `<template>` is open.
+    fn in_template(&self) -> bool {
+        self.stack.iter().any(|o| o.tag == Tag::TEMPLATE)
+    }
+
+    /// Inserts an element `tag` (named `atom` if it has no id yet) in
+    /// namespace `ns` at the appropriate place, and pushes it (`push`).
+    fn insert_at_target(
+        &mut self,
+        tag: Option<Tag>,
+        atom: &LocalName,
+        attrs: Attrs<'_, '_>,
+        ns: Ns,
+        push: bool,
+    ) -> Step<Open> {
+        let parent = self.target();
+        let open = self.create(tag, atom, attrs, ns)?;
+        self.dom.append_child(parent, open.id);
+        if push {
+            self.push(open)?;
+        }
         Ok(open)
+    }
+
+    /// Inserts an element for the token, and pushes it.
+    fn insert(&mut self, n: &Name, t: &TagRef<'_>) -> Step<Open> {
+        self.insert_at_target(n.id, &n.atom, Attrs::Token(t), Ns::Html, true)
     }
 
     /// Inserts an element the tree builder implies (no attributes).
     fn insert_implied(&mut self, tag: Tag) -> Step<Open> {
         let atom = LocalName::from(self.dom.tag_name(tag));
-        let open = self.create(Some(tag), &atom, Attrs::None, Ns::Html)?;
-        self.dom.append_child(self.current().id, open.id);
-        self.push(open)?;
-        Ok(open)
+        self.insert_at_target(Some(tag), &atom, Attrs::None, Ns::Html, true)
     }
 
     /// Inserts a void element for the token (not pushed).
-    fn insert_void(&mut self, n: &Name, t: &TagRef<'_>) -> Step<()> {
-        let open = self.create(n.id, &n.atom, Attrs::Token(t), Ns::Html)?;
-        self.dom.append_child(self.current().id, open.id);
-        Ok(())
+    fn insert_void(&mut self, n: &Name, t: &TagRef<'_>) -> Step<Open> {
+        self.insert_at_target(n.id, &n.atom, Attrs::Token(t), Ns::Html, false)
     }
 
     /// Inserts an element whose content is raw text, and switches to the
@@ -740,9 +774,10 @@ impl Own {
         Ok(Next::Raw(kind))
     }
 
-    /// Appends text to the current node, merged with a text node before.
+    /// Appends text at the appropriate place, merged with a text node
+    /// before.
     fn append_text(&mut self, text: &str) {
-        let parent = self.current().id;
+        let parent = self.target();
         let dom = &mut self.dom;
         let last = dom.last_child(parent);
         if !last.is_none() && matches!(dom.nodes[last.index()].kind, NodeKind::Text { .. }) {
@@ -827,9 +862,14 @@ impl Own {
                 Tag::TBODY | Tag::THEAD | Tag::TFOOT => return Ok(Mode::InTableBody),
                 Tag::CAPTION => return Ok(Mode::InCaption),
                 Tag::COLGROUP => return Ok(Mode::InColumnGroup),
-                Tag::TEMPLATE | Tag::FRAMESET => {
-                    return Err(GiveUp("reset into a mode not followed"));
+                Tag::TEMPLATE => {
+                    return self
+                        .templates
+                        .last()
+                        .copied()
+                        .ok_or(GiveUp("template without a template mode"));
                 }
+                Tag::FRAMESET => return Err(GiveUp("reset into a mode not followed")),
                 Tag::TABLE => return Ok(Mode::InTable),
                 Tag::HEAD if !last => return Ok(Mode::InHead),
                 Tag::BODY => return Ok(Mode::InBody),
@@ -877,9 +917,8 @@ impl Own {
                 return Err(GiveUp("marker in reconstruction"));
             };
             let atom = LocalName::from(self.dom.tag_name(old.tag));
-            let new = self.create(Some(old.tag), &atom, Attrs::Element(old.id), Ns::Html)?;
-            self.dom.append_child(self.current().id, new.id);
-            self.push(new)?;
+            let new =
+                self.insert_at_target(Some(old.tag), &atom, Attrs::Element(old.id), Ns::Html, true)?;
             self.formatting[j] = Formatting::Element(new);
         }
         Ok(())
@@ -1039,7 +1078,12 @@ impl Own {
                 last = new;
             }
             self.dom.detach(last.id);
-            self.dom.append_child(common.id, last.id);
+            let parent = if common.tag == Tag::TEMPLATE {
+                self.dom.push(NodeKind::Document)
+            } else {
+                common.id
+            };
+            self.dom.append_child(parent, last.id);
             let new = self.copy_formatting(fe)?;
             let mut child = self.dom.nodes[furthest.id.index()].first_child;
             while let Some(c) = child.some() {
@@ -1125,7 +1169,19 @@ impl Own {
                 self.insert_raw(n, t, RawKind::Rawtext)?
             }
             Tag::SCRIPT => self.insert_raw(n, t, RawKind::ScriptData)?,
-            Tag::TEMPLATE => return Err(GiveUp("template")),
+            Tag::TEMPLATE => {
+                if t.attr("shadowrootmode").is_some() {
+                    return Err(GiveUp("declarative shadow root"));
+                }
+                self.push_marker()?;
+                self.mode = Mode::InTemplate;
+                self.templates.push(Mode::InTemplate);
+                // html5ever looks for the place once to decide on a shadow
+                // root, once to insert.
+                self.target();
+                self.insert(n, t)?;
+                Next::Data
+            }
             Tag::HEAD => Next::Data,
             _ => return Ok(None),
         }))
@@ -1135,12 +1191,14 @@ impl Own {
     fn in_body_start(&mut self, t: &TagRef<'_>, n: &Name) -> Step<Next> {
         match n.key {
             Tag::HTML => {
-                if let Some(html) = self.stack.first().map(|o| o.id) {
+                if let Some(html) = self.stack.first().map(|o| o.id)
+                    && !self.in_template()
+                {
                     self.add_attrs_if_missing(html, t);
                 }
             }
             Tag::BODY => {
-                if self.stack.len() > 1 && self.stack[1].tag == Tag::BODY {
+                if self.stack.len() > 1 && self.stack[1].tag == Tag::BODY && !self.in_template() {
                     self.add_attrs_if_missing(self.stack[1].id, t);
                 }
             }
@@ -1198,10 +1256,13 @@ impl Own {
                 self.ignore_lf = true;
             }
             Tag::FORM => {
-                if self.form.is_none() {
+                let template = self.in_template();
+                if self.form.is_none() || template {
                     self.close_p();
                     let open = self.insert(n, t)?;
-                    self.form = Some(open.id);
+                    if !template {
+                        self.form = Some(open.id);
+                    }
                 }
             }
             Tag::LI | Tag::DD | Tag::DT => {
@@ -1310,7 +1371,9 @@ impl Own {
                 self.reconstruct()?;
                 self.insert_void(n, t)?;
             }
-            Tag::SOURCE | Tag::TRACK | K_PARAM => self.insert_void(n, t)?,
+            Tag::SOURCE | Tag::TRACK | K_PARAM => {
+                self.insert_void(n, t)?;
+            }
             Tag::HR => {
                 self.close_p();
                 if self.in_scope_tag(Scope::Default, Tag::SELECT) {
@@ -1357,11 +1420,7 @@ impl Own {
             Tag::MATH | Tag::SVG => {
                 self.reconstruct()?;
                 let ns = if n.key == Tag::SVG { Ns::Svg } else { Ns::MathMl };
-                let open = self.create(n.id, &n.atom, Attrs::Token(t), ns)?;
-                self.dom.append_child(self.current().id, open.id);
-                if !t.self_closing {
-                    self.push(open)?;
-                }
+                self.insert_at_target(n.id, &n.atom, Attrs::Token(t), ns, !t.self_closing)?;
             }
             Tag::CAPTION
             | Tag::COL
@@ -1413,7 +1472,7 @@ impl Own {
     /// An end tag in the in-body rules.
     fn in_body_end(&mut self, n: &Name) -> Step<()> {
         match n.key {
-            Tag::TEMPLATE => return Err(GiveUp("template")),
+            Tag::TEMPLATE => self.template_end()?,
             Tag::BODY => {
                 if self.in_scope_tag(Scope::Default, Tag::BODY) {
                     self.mode = Mode::AfterBody;
@@ -1458,6 +1517,12 @@ impl Own {
                 {
                     self.implied_ends(None);
                     self.pop_until(|x| x == tag);
+                }
+            }
+            Tag::FORM if self.in_template() => {
+                if self.in_scope_tag(Scope::Default, Tag::FORM) {
+                    self.implied_ends(None);
+                    self.pop_until(|x| x == Tag::FORM);
                 }
             }
             Tag::FORM => {
@@ -1508,8 +1573,7 @@ impl Own {
             Tag::BR => {
                 // As `<br>`, without attributes.
                 self.reconstruct()?;
-                let open = self.create(Some(Tag::BR), &n.atom, Attrs::None, Ns::Html)?;
-                self.dom.append_child(self.current().id, open.id);
+                self.insert_at_target(Some(Tag::BR), &n.atom, Attrs::None, Ns::Html, false)?;
             }
             _ => self.any_other_end(n.id),
         }
@@ -1546,9 +1610,8 @@ impl Own {
                 }
             }
             Tag::FORM => {
-                if self.form.is_none() {
-                    let open = self.create(n.id, &n.atom, Attrs::Token(t), Ns::Html)?;
-                    self.dom.append_child(self.current().id, open.id);
+                if !self.in_template() && self.form.is_none() {
+                    let open = self.insert_void(n, t)?;
                     self.form = Some(open.id);
                 }
             }
@@ -1779,6 +1842,36 @@ impl Own {
         Ok(true)
     }
 
+    /// `</template>` in the in-head rules.
+    fn template_end(&mut self) -> Step<()> {
+        if !self.in_template() {
+            return Ok(());
+        }
+        while let Some(o) = self.stack.last() {
+            let thorough = implied_end(o.tag)
+                || matches!(
+                    o.tag,
+                    Tag::CAPTION
+                        | Tag::COLGROUP
+                        | Tag::TBODY
+                        | Tag::TD
+                        | Tag::TFOOT
+                        | Tag::TH
+                        | Tag::THEAD
+                        | Tag::TR
+                );
+            if !thorough {
+                break;
+            }
+            self.stack.pop();
+        }
+        self.pop_until(|x| x == Tag::TEMPLATE);
+        self.clear_to_marker();
+        self.templates.pop();
+        self.mode = self.reset_mode()?;
+        Ok(())
+    }
+
     /// Closes the caption, if one is in table scope; `false` if not.
     fn close_caption(&mut self) -> bool {
         if !self.in_scope_tag(Scope::Table, Tag::CAPTION) {
@@ -1852,7 +1945,7 @@ impl Own {
                 self.insert_void(n, t)?;
                 Ok(Some(Next::Data))
             }
-            Tag::TEMPLATE => Err(GiveUp("template")),
+            Tag::TEMPLATE => self.in_head_start(t, n),
             _ => {
                 self.colgroup_else()?;
                 Ok(None)
@@ -1871,7 +1964,7 @@ impl Own {
                 Ok(true)
             }
             Tag::COL => Ok(true),
-            Tag::TEMPLATE => Err(GiveUp("template")),
+            Tag::TEMPLATE => self.template_end().map(|()| true),
             _ => {
                 self.colgroup_else()?;
                 Ok(false)
@@ -2067,6 +2160,32 @@ impl Own {
                     _ => None,
                 },
                 Mode::InBody => Some(self.in_body_start(t, n)?),
+                Mode::InTemplate => {
+                    let mode = match n.key {
+                        Tag::BASE
+                        | K_BASEFONT
+                        | Tag::LINK
+                        | Tag::META
+                        | Tag::NOFRAMES
+                        | Tag::SCRIPT
+                        | Tag::STYLE
+                        | Tag::TEMPLATE
+                        | Tag::TITLE => {
+                            return self.in_head_start(t, n).map(|next| next.unwrap_or(Next::Data));
+                        }
+                        Tag::CAPTION | Tag::COLGROUP | Tag::TBODY | Tag::TFOOT | Tag::THEAD => {
+                            Mode::InTable
+                        }
+                        Tag::COL => Mode::InColumnGroup,
+                        Tag::TR => Mode::InTableBody,
+                        Tag::TD | Tag::TH => Mode::InRow,
+                        _ => Mode::InBody,
+                    };
+                    self.templates.pop();
+                    self.templates.push(mode);
+                    self.mode = mode;
+                    continue;
+                }
                 Mode::Text => return Err(GiveUp("start tag in text mode")),
                 Mode::InTable => match self.in_table_start(t, n)? {
                     Some(next) => return Ok(next),
@@ -2119,14 +2238,20 @@ impl Own {
                         return Ok(());
                     }
                     Tag::BODY | Tag::HTML | Tag::BR => {}
-                    Tag::TEMPLATE => return Err(GiveUp("template")),
+                    Tag::TEMPLATE => return self.template_end(),
                     _ => return Ok(()),
                 },
                 Mode::AfterHead => match n.key {
                     Tag::BODY | Tag::HTML | Tag::BR => {}
-                    Tag::TEMPLATE => return Err(GiveUp("template")),
+                    Tag::TEMPLATE => return self.template_end(),
                     _ => return Ok(()),
                 },
+                Mode::InTemplate => {
+                    if n.key == Tag::TEMPLATE {
+                        self.template_end()?;
+                    }
+                    return Ok(());
+                }
                 Mode::InBody => return self.in_body_end(n),
                 Mode::Text => {
                     self.stack.pop();
@@ -2235,7 +2360,7 @@ impl Builder for Own {
                         self.anything_else()?;
                     }
                 }
-                Mode::InBody | Mode::InCell | Mode::InCaption => {
+                Mode::InBody | Mode::InCell | Mode::InCaption | Mode::InTemplate => {
                     self.reconstruct()?;
                     self.append_text(text);
                     return Ok(());
@@ -2262,8 +2387,15 @@ impl Builder for Own {
 
     fn comment(&mut self, _data: &str) -> Step<()> {
         self.ignore_lf = false;
-        // Made, as the sink makes it, and never linked.
+        // Made, as the sink makes it, and never linked (but in a
+        // template's contents, a fragment is made for it).
         self.dom.push(NodeKind::Other);
+        if !matches!(
+            self.mode,
+            Mode::Initial | Mode::BeforeHtml | Mode::AfterBody | Mode::AfterAfterBody
+        ) {
+            self.target();
+        }
         Ok(())
     }
 
@@ -2317,7 +2449,18 @@ impl Builder for Own {
                     self.stack.pop();
                     self.mode = self.orig_mode;
                 }
-                _ => return Ok(()),
+                Mode::AfterBody | Mode::AfterAfterBody => return Ok(()),
+                // In body, table, caption, column group, template: open
+                // templates are closed, and the end processed again.
+                _ => {
+                    if self.templates.is_empty() || !self.in_template() {
+                        return Ok(());
+                    }
+                    self.pop_until(|x| x == Tag::TEMPLATE);
+                    self.clear_to_marker();
+                    self.templates.pop();
+                    self.mode = self.reset_mode()?;
+                }
             }
         }
     }
@@ -2516,6 +2659,29 @@ mod tests {
     }
 
     #[test]
+    fn templates_follow_html5ever() {
+        for html in [
+            "<template><p>t</template><p>x",
+            "<head><template><meta a=b></template></head><body>y",
+            "<template>a<!-- c -->b<div>c</div>d</template>",
+            "<div><template><tr><td>a</td></tr></template></div>",
+            "<template><td>a<td>b</template>x",
+            "<template><col><col></template>",
+            "<template><caption>c</caption></template>",
+            "<table><template><tr><td>t</template><tr><td>x</table>",
+            "<template><template><b>x</template>y</template>z",
+            "<template><form><input></form></template><form>f</form>",
+            "<template><html lang=x><body class=y>",
+            "<template><p>unclosed",
+            "<template><table><tr><td>x",
+            "<b><template><i>x</b>y</template>z",
+            "<table><caption><template></template></caption></table>",
+        ] {
+            takes(html);
+        }
+    }
+
+    #[test]
     fn tables_follow_html5ever() {
         for html in [
             "<table><tr><td>a<td>b<tr><td>c</table>",
@@ -2550,9 +2716,8 @@ mod tests {
             "<table><tr><p>x</table>",
             "<table><select><option>a</select></table>",
             // Modes not followed.
-            "<template><p>t</template>",
             "<frameset><frame></frameset>",
-            "<table><caption><template></template></caption></table>",
+            "<template shadowrootmode=open><p>t</template>",
             // Breaking out of foreign content.
             "<svg><p>x</svg>",
             "<math><annotation-xml><svg></svg></annotation-xml></math>",
