@@ -15,12 +15,11 @@
 //! adoption agency, whitespace in table context, the quirks mode of the
 //! common doctypes. At the first token it is not certain about — foster
 //! parenting, a declarative shadow root, frames, a tag breaking out of
-//! foreign content,
-//! ruby base containers (`rb`, `rtc`), `<table>` in a paragraph under a
-//! doctype whose quirks mode it does not work out, a stack deeper than
-//! [`MAX_OPEN`] or a list of formatting elements longer than
-//! [`MAX_FORMATTING`] — it gives up, and the page is parsed again from
-//! the start by html5ever's tree builder. Only the way the tokens take
+//! foreign content, ruby base containers (`rb`, `rtc`), `<table>` in a
+//! paragraph under a doctype whose quirks mode it does not work out, a
+//! stack deeper than [`MAX_OPEN`] or a list of formatting elements
+//! longer than [`MAX_FORMATTING`] — it gives up, and the page is parsed
+//! again from the start by html5ever's tree builder. Only the way the tokens take
 //! changes, never the tree: the differential test `data_parse`
 //! (crates/cli/tests) checks on every dev page that wherever it answers
 //! the tree is html5ever's, and the unit tests here do the same for each
