@@ -416,6 +416,34 @@ impl Dom {
         tag
     }
 
+    /// The id interned for a local name, if it was interned (nothing is
+    /// added).
+    pub(crate) fn tag_id(&self, name: &LocalName) -> Option<Tag> {
+        self.tag_ids.get(name).copied()
+    }
+
+    /// A new, unlinked element in namespace `ns` (HTML, SVG or MathML)
+    /// interned as `tag`, which must name one local name only (`tag.0 <
+    /// u16::MAX`: below the ids that [`Dom::intern_tag`] folds), with the
+    /// attributes `attrs_start .. attrs_start + attrs_len` of
+    /// [`Dom::attrs`]: what [`Dom::push_element_tagged`] makes of such a
+    /// name, without the name.
+    pub(crate) fn push_element_ns(
+        &mut self,
+        tag: Tag,
+        ns: Ns,
+        attrs_start: u32,
+        attrs_len: u32,
+    ) -> NodeId {
+        debug_assert!(tag.0 < u16::MAX && ns != Ns::Other);
+        self.push(NodeKind::Element(ElementData {
+            tag,
+            ns,
+            attrs_start,
+            attrs_len,
+        }))
+    }
+
     /// The local name of an interned tag.
     pub fn tag_name(&self, tag: Tag) -> &str {
         self.tag_names

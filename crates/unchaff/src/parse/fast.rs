@@ -1,22 +1,22 @@
-//! A fast tokenizer for the common case, feeding html5ever's own tree
-//! builder.
+//! A fast tokenizer for the common case, feeding our own tree builder
+//! (`parse/tree.rs`) or, where that gives up, html5ever's.
 //!
 //! html5ever's tokenizer reads its input one character at a time through a
 //! queue of buffers and copies every tag name, attribute name and value
 //! character by character: about 75 instructions a byte, 45% of `auto`'s
 //! instructions on scrapinghub (callgrind; docs/BENCHMARKS.md). This one
 //! finds the next `<` or `&` with `memchr`, slices names and values out of
-//! the input, and hands the same tokens to the same
-//! [`TreeBuilder`]: the tree is html5ever's by construction, as long as the
-//! tokens are. It covers the states real pages use — text, start and end
+//! the input, and hands the same tokens to a [`Builder`]: html5ever's
+//! [`TreeBuilder`] (the tree is html5ever's by construction, as long as
+//! the tokens are) or ours, which borrows them. It covers the states real pages use — text, start and end
 //! tags with any attributes, character references, comments, the common
 //! doctypes, bogus comments, RCDATA, RAWTEXT and script bodies without
 //! `<!--` — exactly as the HTML standard's tokenizer does. Anything else
 //! (a NUL, `<![CDATA[`, `<plaintext>`, a script body with `<!--`, an
 //! unusual doctype, a tag cut off by the end of the input, a legacy
 //! character reference without its `;`, a U+FEFF after the first
-//! character) makes it give up: [`tokenize`] answers `None`, and the page
-//! is parsed again from the start by html5ever's tokenizer.
+//! character) makes it give up: [`tokenize`] answers [`GiveUp`], and the
+//! page is parsed again from the start by html5ever's tokenizer.
 //!
 //! The differential test `data_parse` (crates/cli/tests) checks on every
 //! dev page that the tree is the same as html5ever's alone, and the unit
@@ -33,6 +33,7 @@ use html5ever::tree_builder::TreeBuilder;
 use html5ever::{Attribute, LocalName, QualName, ns};
 use memchr::{memchr, memchr2, memchr3, memmem};
 
+use super::tree::Own;
 use super::{Budget, Handle, PARSE_CHUNK, Sink};
 use crate::Error;
 use crate::dom::Dom;
@@ -44,21 +45,34 @@ use crate::limits::{Deadline, Stage};
 pub(super) struct GiveUp(pub(super) &'static str);
 
 /// What a step may end with.
-type Step<T> = Result<T, GiveUp>;
+pub(super) type Step<T> = Result<T, GiveUp>;
 
 /// The tokenizer's whitespace (CR is gone by then).
 fn is_space(b: u8) -> bool {
     matches!(b, b'\t' | b'\n' | 0x0C | b' ')
 }
 
-/// The page tokenized here and built by html5ever's tree builder, or
-/// `Ok(None)` where the page needs html5ever's tokenizer. Limits as
-/// [`super::parse_limited`]: the element budget (phantoms) and the
-/// deadline, checked every [`PARSE_CHUNK`] bytes.
+/// Which tree builder the tokens go to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Builders {
+    /// Our own tree builder (`parse/tree.rs`) first; where it gives up,
+    /// html5ever's, from the start of the page.
+    Own,
+    /// Our own tree builder only (for the differential tests).
+    OwnOnly,
+    /// html5ever's tree builder only.
+    Html5ever,
+}
+
+/// The page tokenized here and built by our tree builder or html5ever's
+/// (`builders`), or `Ok(Err(_))` where the page needs html5ever's
+/// tokenizer. Limits as [`super::parse_limited`]: the element budget and
+/// the deadline, checked every [`PARSE_CHUNK`] bytes.
 pub(super) fn tokenize(
     html: &str,
     budget: Budget,
     deadline: &Deadline,
+    builders: Builders,
 ) -> Result<Result<Dom, GiveUp>, Error> {
     // html5ever drops a U+FEFF at the start of each piece it is fed; only
     // the first is certain.
@@ -72,22 +86,201 @@ pub(super) fn tokenize(
     } else {
         Cow::Borrowed(html)
     };
+    if builders != Builders::Html5ever {
+        match run(&normalised, Own::new(budget), deadline)? {
+            Ok(dom) => return Ok(Ok(dom)),
+            Err(why) if builders == Builders::OwnOnly => return Ok(Err(why)),
+            Err(_) => {}
+        }
+    }
+    let tb = Html5everBuilder(TreeBuilder::new(Sink::new(budget), Default::default()));
+    run(&normalised, tb, deadline)
+}
+
+/// Tokenizes `s` (normalised) into `builder`.
+fn run<B: Builder>(s: &str, builder: B, deadline: &Deadline) -> Result<Step<Dom>, Error> {
     let mut t = Fast {
-        s: &normalised,
+        s,
         pos: 0,
-        tb: TreeBuilder::new(Sink::new(budget), Default::default()),
+        b: builder,
         text: String::new(),
-        name: String::new(),
-        value: String::new(),
+        scratch: String::new(),
+        attrs: Vec::new(),
+        raw_name: String::new(),
         next_check: PARSE_CHUNK,
     };
     match t.run(deadline) {
         Ok(Ok(())) => {}
-        Ok(Err(g)) => return Ok(Err(g)),
+        Ok(Err(g)) => {
+            // A builder that ran past its budget stops at once.
+            return match t.b.refusal() {
+                Some(e) => Err(e),
+                None => Ok(Err(g)),
+            };
+        }
         Err(e) => return Err(e),
     }
-    t.tb.end();
-    t.tb.sink.finish().map(Ok)
+    t.b.finish().map(Ok)
+}
+
+/// What the tokenizer does after a start or end tag: the tree builder
+/// decides (the standard's tree construction switches the tokenizer to a
+/// raw-text state after `<title>`, `<script>`, …).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Next {
+    /// The data state.
+    Data,
+    /// A raw-text state, up to the end tag of the element just opened.
+    Raw(RawKind),
+    /// The PLAINTEXT state (left to html5ever's tokenizer).
+    Plaintext,
+}
+
+/// Where the tokens go: a tree builder. Each method may give up (the page
+/// is then parsed again by the next builder in line).
+pub(super) trait Builder {
+    /// Character data (never empty).
+    fn text(&mut self, text: &str) -> Step<()>;
+    /// A comment's data.
+    fn comment(&mut self, data: &str) -> Step<()>;
+    /// A doctype: its name (lower case) and ids.
+    fn doctype(&mut self, name: &str, public: Option<&str>, system: Option<&str>) -> Step<()>;
+    /// A start or end tag.
+    fn tag(&mut self, tag: &TagRef<'_>) -> Step<Next>;
+    /// The end of the input.
+    fn eof(&mut self) -> Step<()>;
+    /// The budget this parse ran past, if it did.
+    fn refusal(&self) -> Option<Error>;
+    /// The tree, or the budget it ran past.
+    fn finish(self) -> Result<Dom, Error>;
+}
+
+/// Part of a tag: a byte range of the input, or of the tokenizer's
+/// scratch buffer (a name lowered, a value with character references
+/// resolved).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Span {
+    start: usize,
+    end: usize,
+    scratch: bool,
+}
+
+/// A tag as the tokenizer read it, borrowed: names lowered, values with
+/// character references resolved, duplicate attributes dropped.
+pub(super) struct TagRef<'t> {
+    /// `</…>`.
+    pub end: bool,
+    /// The name, ASCII letters lowered.
+    pub name: &'t str,
+    /// `<… />`.
+    pub self_closing: bool,
+    /// Whether an attribute was given twice (the later ones dropped).
+    pub had_duplicate_attributes: bool,
+    src: &'t str,
+    scratch: &'t str,
+    attrs: &'t [(Span, Span)],
+}
+
+impl<'t> TagRef<'t> {
+    fn get(&self, span: Span) -> &'t str {
+        let text = if span.scratch { self.scratch } else { self.src };
+        &text[span.start..span.end]
+    }
+
+    /// The attributes, (name, value), in order.
+    pub fn attrs(&self) -> impl ExactSizeIterator<Item = (&'t str, &'t str)> + '_ {
+        self.attrs.iter().map(|&(n, v)| (self.get(n), self.get(v)))
+    }
+
+    /// The number of attributes.
+    pub fn attrs_len(&self) -> usize {
+        self.attrs.len()
+    }
+
+    /// The value of attribute `name`.
+    pub fn attr(&self, name: &str) -> Option<&'t str> {
+        self.attrs().find(|(n, _)| *n == name).map(|(_, v)| v)
+    }
+}
+
+/// html5ever's tree builder, with our sink, as a [`Builder`].
+struct Html5everBuilder(TreeBuilder<Handle, Sink>);
+
+impl Html5everBuilder {
+    /// Emits a token after which the tokenizer stays in the data state.
+    fn plain(&mut self, token: Token) -> Step<()> {
+        match self.0.process_token(token, 1) {
+            TokenSinkResult::Continue => Ok(()),
+            _ => Err(GiveUp("state change after a comment or doctype")),
+        }
+    }
+}
+
+impl Builder for Html5everBuilder {
+    fn text(&mut self, text: &str) -> Step<()> {
+        // Character tokens never change the tokenizer's state.
+        let _ = self
+            .0
+            .process_token(Token::CharacterTokens(StrTendril::from_slice(text)), 1);
+        Ok(())
+    }
+
+    fn comment(&mut self, data: &str) -> Step<()> {
+        self.plain(Token::CommentToken(StrTendril::from_slice(data)))
+    }
+
+    fn doctype(&mut self, name: &str, public: Option<&str>, system: Option<&str>) -> Step<()> {
+        self.plain(Token::DoctypeToken(Doctype {
+            name: Some(StrTendril::from_slice(name)),
+            public_id: public.map(StrTendril::from_slice),
+            system_id: system.map(StrTendril::from_slice),
+            force_quirks: false,
+        }))
+    }
+
+    fn tag(&mut self, tag: &TagRef<'_>) -> Step<Next> {
+        let attrs = tag
+            .attrs()
+            .map(|(name, value)| Attribute {
+                name: QualName::new(None, ns!(), LocalName::from(name)),
+                value: StrTendril::from_slice(value),
+            })
+            .collect();
+        let token = Tag {
+            kind: if tag.end {
+                TagKind::EndTag
+            } else {
+                TagKind::StartTag
+            },
+            name: LocalName::from(tag.name),
+            self_closing: tag.self_closing,
+            attrs,
+            had_duplicate_attributes: tag.had_duplicate_attributes,
+        };
+        Ok(match self.0.process_token(Token::TagToken(token), 1) {
+            TokenSinkResult::Continue | TokenSinkResult::EncodingIndicator(_) => Next::Data,
+            // The script is never run: back to the data state.
+            TokenSinkResult::Script(_) => Next::Data,
+            TokenSinkResult::RawData(kind) => Next::Raw(kind),
+            TokenSinkResult::Plaintext => Next::Plaintext,
+        })
+    }
+
+    fn eof(&mut self) -> Step<()> {
+        match self.0.process_token(Token::EOFToken, 1) {
+            TokenSinkResult::Continue => Ok(()),
+            _ => Err(GiveUp("end of input")),
+        }
+    }
+
+    fn refusal(&self) -> Option<Error> {
+        self.0.sink.refusal()
+    }
+
+    fn finish(self) -> Result<Dom, Error> {
+        self.0.end();
+        self.0.sink.finish()
+    }
 }
 
 /// Whether `html` (its first U+FEFF gone) has a U+FEFF where html5ever
@@ -144,28 +337,31 @@ fn feff_where_dropped(html: &str) -> bool {
 
 /// The tokenizer's state: the input, where it is, the tree builder, and
 /// buffers reused from token to token.
-struct Fast<'a> {
+struct Fast<'a, B> {
     s: &'a str,
     pos: usize,
-    tb: TreeBuilder<Handle, Sink>,
+    b: B,
     /// Character data not yet handed to the tree builder.
     text: String,
-    /// A tag or attribute name being lowered.
-    name: String,
-    /// An attribute value with character references.
-    value: String,
+    /// The current tag's names lowered and values with character
+    /// references resolved.
+    scratch: String,
+    /// The current tag's attributes.
+    attrs: Vec<(Span, Span)>,
+    /// The name of the element whose raw text is read.
+    raw_name: String,
     /// Input offset of the next limits check.
     next_check: usize,
 }
 
-impl Fast<'_> {
+impl<B: Builder> Fast<'_, B> {
     /// The data state, to the end of the input.
     fn run(&mut self, deadline: &Deadline) -> Result<Step<()>, Error> {
         let b = self.s.as_bytes();
         while self.pos < b.len() {
             if self.pos >= self.next_check {
                 self.next_check = self.pos + PARSE_CHUNK;
-                if let Some(e) = self.tb.sink.refusal() {
+                if let Some(e) = self.b.refusal() {
                     return Err(e);
                 }
                 deadline.check(Stage::Parse)?;
@@ -190,30 +386,21 @@ impl Fast<'_> {
                 return Ok(Err(g));
             }
         }
-        self.flush_text();
-        // The end of the input: what the tokenizer's data state emits.
-        match self.tb.process_token(Token::EOFToken, 1) {
-            TokenSinkResult::Continue => Ok(Ok(())),
-            _ => Ok(Err(GiveUp("end of input"))),
+        if let Err(g) = self.flush_text() {
+            return Ok(Err(g));
         }
+        // The end of the input: what the tokenizer's data state emits.
+        Ok(self.b.eof())
     }
 
     /// Hands the pending character data to the tree builder.
-    fn flush_text(&mut self) {
+    fn flush_text(&mut self) -> Step<()> {
         if self.text.is_empty() {
-            return;
+            return Ok(());
         }
-        let t = StrTendril::from_slice(&self.text);
+        let step = self.b.text(&self.text);
         self.text.clear();
-        // Character tokens never change the tokenizer's state.
-        let _ = self.tb.process_token(Token::CharacterTokens(t), 1);
-    }
-
-    /// A token other than characters: pending text first. Returns what
-    /// the tree builder asks of the tokenizer.
-    fn emit(&mut self, token: Token) -> TokenSinkResult<Handle> {
-        self.flush_text();
-        self.tb.process_token(token, 1)
+        step
     }
 
     /// At a `<` in the data state.
@@ -260,17 +447,14 @@ impl Fast<'_> {
         if memchr(0, &b[from..end]).is_some() {
             return Err(GiveUp("NUL"));
         }
-        let data = StrTendril::from_slice(&self.s[from..end]);
         self.pos = (end + 1).min(b.len());
-        self.emit_plain(Token::CommentToken(data))
+        self.comment(from, end)
     }
 
-    /// Emits a token after which the tokenizer stays in the data state.
-    fn emit_plain(&mut self, token: Token) -> Step<()> {
-        match self.emit(token) {
-            TokenSinkResult::Continue => Ok(()),
-            _ => Err(GiveUp("state change after a comment or doctype")),
-        }
+    /// Emits the comment whose data is `from..to`.
+    fn comment(&mut self, from: usize, to: usize) -> Step<()> {
+        self.flush_text()?;
+        self.b.comment(&self.s[from..to])
     }
 
     /// After `<!`: a comment, a doctype, or a bogus comment.
@@ -291,9 +475,8 @@ impl Fast<'_> {
             if memmem::find(data, b"--!").is_some() || memchr(0, data).is_some() {
                 return Err(GiveUp("comment with --! or NUL"));
             }
-            let data = StrTendril::from_slice(&self.s[body..body + off]);
             self.pos = body + off + 3;
-            return self.emit_plain(Token::CommentToken(data));
+            return self.comment(body, body + off);
         }
         if rest.len() >= 7 && rest[..7].eq_ignore_ascii_case(b"doctype") {
             return self.doctype(from + 7);
@@ -332,12 +515,10 @@ impl Fast<'_> {
             return Err(GiveUp("unusual doctype"));
         }
         let name = self.s[name_start..i].to_ascii_lowercase();
-        let mut doctype = Doctype {
-            name: Some(StrTendril::from_slice(&name)),
-            ..Doctype::default()
-        };
+        let (mut public_id, mut system_id) = (None, None);
+        let s = self.s;
         // A quoted id after whitespace.
-        let quoted = |i: usize| -> Option<(StrTendril, usize)> {
+        let quoted = |i: usize| -> Option<(&str, usize)> {
             let q = *b.get(i)?;
             if q != b'"' && q != b'\'' {
                 return None;
@@ -346,7 +527,7 @@ impl Fast<'_> {
             if b[end] != q || memchr(0, &b[i + 1..end]).is_some() {
                 return None;
             }
-            Some((StrTendril::from_slice(&self.s[i + 1..end]), end + 1))
+            Some((&s[i + 1..end], end + 1))
         };
         let j = skip_space(i);
         if j < b.len() && b[j] != b'>' {
@@ -365,18 +546,18 @@ impl Fast<'_> {
             let (first, after) = quoted(k).ok_or(GiveUp("unusual doctype"))?;
             i = after;
             if public {
-                doctype.public_id = Some(first);
+                public_id = Some(first);
                 let k = skip_space(i);
                 if k < b.len() && b[k] != b'>' {
                     if k == i {
                         return Err(GiveUp("unusual doctype"));
                     }
                     let (system, after) = quoted(k).ok_or(GiveUp("unusual doctype"))?;
-                    doctype.system_id = Some(system);
+                    system_id = Some(system);
                     i = after;
                 }
             } else {
-                doctype.system_id = Some(first);
+                system_id = Some(first);
             }
         }
         let j = skip_space(i);
@@ -384,7 +565,8 @@ impl Fast<'_> {
             return Err(GiveUp("unusual doctype"));
         }
         self.pos = j + 1;
-        self.emit_plain(Token::DoctypeToken(doctype))
+        self.flush_text()?;
+        self.b.doctype(&name, public_id, system_id)
     }
 
     /// A start or end tag whose name starts at `name_start`.
@@ -397,8 +579,9 @@ impl Fast<'_> {
             }
             i += 1;
         }
+        self.scratch.clear();
+        self.attrs.clear();
         let name = self.local(name_start, i);
-        let mut attrs: Vec<Attribute> = Vec::new();
         let mut had_duplicate_attributes = false;
         let mut self_closing = false;
         loop {
@@ -436,7 +619,11 @@ impl Fast<'_> {
                     while k < b.len() && is_space(b[k]) {
                         k += 1;
                     }
-                    let mut value = StrTendril::new();
+                    let mut value = Span {
+                        start: 0,
+                        end: 0,
+                        scratch: false,
+                    };
                     if b.get(k) == Some(&b'=') {
                         k += 1;
                         while k < b.len() && is_space(b[k]) {
@@ -467,72 +654,104 @@ impl Fast<'_> {
                         // No value; what follows the name is read next.
                         i = k;
                     }
-                    if attrs.iter().any(|a| a.name.local == attr_name) {
+                    let new = self.span(attr_name);
+                    if self.attrs.iter().any(|&(n, _)| self.span(n) == new) {
                         had_duplicate_attributes = true;
                     } else {
-                        attrs.push(Attribute {
-                            name: QualName::new(None, ns!(), attr_name),
-                            value,
-                        });
+                        self.attrs.push((attr_name, value));
                     }
                 }
             }
         }
         self.pos = i;
-        let tag = Tag {
-            kind,
-            name: name.clone(),
+        self.flush_text()?;
+        let tag = TagRef {
+            end: kind == TagKind::EndTag,
+            name: if name.scratch {
+                &self.scratch[name.start..name.end]
+            } else {
+                &self.s[name.start..name.end]
+            },
             self_closing,
-            attrs,
             had_duplicate_attributes,
+            src: self.s,
+            scratch: &self.scratch,
+            attrs: &self.attrs,
         };
-        match self.emit(Token::TagToken(tag)) {
-            TokenSinkResult::Continue | TokenSinkResult::EncodingIndicator(_) => Ok(()),
-            // The script is never run: back to the data state.
-            TokenSinkResult::Script(_) => Ok(()),
-            TokenSinkResult::RawData(kind) => self.raw(kind, &name),
-            TokenSinkResult::Plaintext => Err(GiveUp("plaintext")),
+        match self.b.tag(&tag)? {
+            Next::Data => Ok(()),
+            Next::Raw(kind) => {
+                let mut raw_name = std::mem::take(&mut self.raw_name);
+                raw_name.clear();
+                raw_name.push_str(tag.name);
+                let step = self.raw(kind, &raw_name);
+                self.raw_name = raw_name;
+                step
+            }
+            Next::Plaintext => Err(GiveUp("plaintext")),
         }
     }
 
-    /// The name in `from..to`, ASCII letters lowered, as an atom.
-    fn local(&mut self, from: usize, to: usize) -> LocalName {
+    /// The text of a span of the current tag.
+    fn span(&self, span: Span) -> &str {
+        let text = if span.scratch { &self.scratch } else { self.s };
+        &text[span.start..span.end]
+    }
+
+    /// The name in `from..to`, ASCII letters lowered.
+    fn local(&mut self, from: usize, to: usize) -> Span {
         let raw = &self.s[from..to];
         if raw.bytes().any(|c| c.is_ascii_uppercase()) {
-            self.name.clear();
-            self.name.push_str(raw);
-            self.name.make_ascii_lowercase();
-            LocalName::from(self.name.as_str())
+            let start = self.scratch.len();
+            self.scratch.push_str(raw);
+            self.scratch[start..].make_ascii_lowercase();
+            Span {
+                start,
+                end: self.scratch.len(),
+                scratch: true,
+            }
         } else {
-            LocalName::from(raw)
+            Span {
+                start: from,
+                end: to,
+                scratch: false,
+            }
         }
     }
 
     /// An attribute value in `from..to`, character references resolved.
-    fn attr_value(&mut self, from: usize, to: usize) -> Step<StrTendril> {
+    fn attr_value(&mut self, from: usize, to: usize) -> Step<Span> {
         let b = self.s.as_bytes();
         let raw = &b[from..to];
         if memchr(0, raw).is_some() {
             return Err(GiveUp("NUL"));
         }
         if memchr(b'&', raw).is_none() {
-            return Ok(StrTendril::from_slice(&self.s[from..to]));
+            return Ok(Span {
+                start: from,
+                end: to,
+                scratch: false,
+            });
         }
-        self.value.clear();
+        let start = self.scratch.len();
         let mut i = from;
         while let Some(off) = memchr(b'&', &b[i..to]) {
-            self.value.push_str(&self.s[i..i + off]);
+            self.scratch.push_str(&self.s[i..i + off]);
             i += off;
-            i += char_ref(self.s, i, to, true, &mut self.value)?;
+            i += char_ref(self.s, i, to, true, &mut self.scratch)?;
         }
-        self.value.push_str(&self.s[i..to]);
-        Ok(StrTendril::from_slice(&self.value))
+        self.scratch.push_str(&self.s[i..to]);
+        Ok(Span {
+            start,
+            end: self.scratch.len(),
+            scratch: true,
+        })
     }
 
     /// After a start tag that put the tokenizer in a raw-text state: the
     /// text up to the tag's end tag (`</name` then whitespace, `/` or
     /// `>`), then that end tag.
-    fn raw(&mut self, kind: RawKind, name: &LocalName) -> Step<()> {
+    fn raw(&mut self, kind: RawKind, name: &str) -> Step<()> {
         let b = self.s.as_bytes();
         if kind == RawKind::ScriptData {
             return self.script(b);
@@ -580,7 +799,7 @@ impl Fast<'_> {
     }
 }
 
-impl Fast<'_> {
+impl<B: Builder> Fast<'_, B> {
     /// A script body: text up to the `</script` (then whitespace, `/` or
     /// `>`) that ends it, which inside `<!--` … `-->` is not one that
     /// follows a `<script` there (the standard's escaped and

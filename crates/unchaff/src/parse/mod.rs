@@ -1,6 +1,8 @@
-//! Stage 2, **parse**: UTF-8 text → [`Dom`], with html5ever's HTML5 tree
-//! builder (real pages are mis-nested; the tree must be the one a browser
-//! builds).
+//! Stage 2, **parse**: UTF-8 text → [`Dom`], the tree html5ever's HTML5
+//! tree builder makes (real pages are mis-nested; the tree must be the
+//! one a browser builds): built by our own tokenizer and tree builder on
+//! the common page (`fast.rs`, `tree.rs`), by html5ever's tree builder
+//! where ours gives up, and by html5ever's tokenizer too where ours does.
 //!
 //! **Unstable:** public only with the `unstable` feature, for the tools
 //! of the unchaff workspace (evaluation, training, explanation); may
@@ -30,6 +32,7 @@ use crate::limits::{
 
 mod fast;
 mod prefilter;
+mod tree;
 
 pub(crate) use prefilter::is_unread_attr;
 pub use prefilter::{
@@ -138,7 +141,7 @@ fn default_budget(html: &str, filtered: &str) -> Budget {
 /// The tree builder over pre-filtered markup, within the budget and the
 /// deadline.
 fn parse_filtered(filtered: &str, budget: Budget, deadline: &Deadline) -> Result<Dom, Error> {
-    if let Ok(dom) = fast::tokenize(filtered, budget, deadline)? {
+    if let Ok(dom) = fast::tokenize(filtered, budget, deadline, fast::Builders::Own)? {
         return Ok(dom);
     }
     let mut parser = parse_document(Sink::new(budget), Default::default());
@@ -172,9 +175,9 @@ fn start_tags(html: &str) -> usize {
 
 /// Parses a whole document exactly as given.
 pub fn parse_unfiltered(html: &str) -> Dom {
-    match parse_fast(html) {
-        Some(dom) => dom,
-        None => parse_html5ever(html),
+    match fast::tokenize(html, Budget::NONE, &Deadline::NONE, fast::Builders::Own) {
+        Ok(Ok(dom)) => dom,
+        _ => parse_html5ever(html),
     }
 }
 
@@ -200,7 +203,19 @@ pub fn parse_fast(html: &str) -> Option<Dom> {
 /// [`parse_fast`], or the construct the fast tokenizer gave up at (for
 /// the differential tests' statistics).
 pub fn parse_fast_or_why(html: &str) -> Result<Dom, &'static str> {
-    match fast::tokenize(html, Budget::NONE, &Deadline::NONE) {
+    match fast::tokenize(html, Budget::NONE, &Deadline::NONE, fast::Builders::Html5ever) {
+        Ok(Ok(dom)) => Ok(dom),
+        Ok(Err(fast::GiveUp(why))) => Err(why),
+        Err(_) => Err("a limit"),
+    }
+}
+
+/// Parses a whole document exactly as given with the fast tokenizer
+/// feeding our own tree builder (`parse/tree.rs`) alone, or the construct
+/// either gave up at (for the differential tests: where it answers, the
+/// tree is [`parse_html5ever`]'s).
+pub fn parse_own_or_why(html: &str) -> Result<Dom, &'static str> {
+    match fast::tokenize(html, Budget::NONE, &Deadline::NONE, fast::Builders::OwnOnly) {
         Ok(Ok(dom)) => Ok(dom),
         Ok(Err(fast::GiveUp(why))) => Err(why),
         Err(_) => Err("a limit"),
