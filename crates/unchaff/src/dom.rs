@@ -956,6 +956,19 @@ impl Dom {
         self.unusual_names.remove(&id);
     }
 
+    /// Appends `s` as the last text of `parent`: merged into its last
+    /// child when that is a text node (as the HTML tree builders insert
+    /// text), else as a new text node.
+    pub(crate) fn append_text(&mut self, parent: NodeId, s: &str) {
+        let last = self.last_child(parent);
+        if !last.is_none() && matches!(self.nodes[last.index()].kind, NodeKind::Text { .. }) {
+            self.extend_text(last, s);
+        } else {
+            let t = self.new_text(s);
+            self.append_child(parent, t);
+        }
+    }
+
     /// A new, unlinked text node holding `s`.
     pub(crate) fn new_text(&mut self, s: &str) -> NodeId {
         let start = to_u32(self.text.len());

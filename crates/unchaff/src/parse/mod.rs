@@ -311,16 +311,6 @@ impl Sink {
         }
     }
 
-    fn add_text(dom: &mut Dom, parent: NodeId, text: &str) {
-        let last = dom.last_child(parent);
-        if !last.is_none() && matches!(dom.nodes[last.index()].kind, NodeKind::Text { .. }) {
-            dom.extend_text(last, text);
-        } else {
-            let t = dom.new_text(text);
-            dom.append_child(parent, t);
-        }
-    }
-
     fn is_linkable(dom: &Dom, id: NodeId) -> bool {
         !matches!(dom.nodes[id.index()].kind, NodeKind::Other)
     }
@@ -414,7 +404,7 @@ impl TreeSink for Sink {
                     dom.append_child(parent.id, c.id);
                 }
             }
-            NodeOrText::AppendText(t) => Sink::add_text(&mut dom, parent.id, &t),
+            NodeOrText::AppendText(t) => dom.append_text(parent.id, &t),
         }
     }
 

@@ -777,14 +777,7 @@ impl Own {
     /// before.
     fn append_text(&mut self, text: &str) {
         let parent = self.target();
-        let dom = &mut self.dom;
-        let last = dom.last_child(parent);
-        if !last.is_none() && matches!(dom.nodes[last.index()].kind, NodeKind::Text { .. }) {
-            dom.extend_text(last, text);
-        } else {
-            let t = dom.new_text(text);
-            dom.append_child(parent, t);
-        }
+        self.dom.append_text(parent, text);
     }
 
     // ---- the stack ----
