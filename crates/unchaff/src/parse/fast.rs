@@ -33,8 +33,9 @@ use html5ever::tree_builder::TreeBuilder;
 use html5ever::{Attribute, LocalName, QualName, ns};
 use memchr::{memchr, memchr2, memchr3, memmem};
 
+use super::prefilter::{Body, Inline, Open, is_unread_attr};
 use super::tree::Own;
-use super::{Budget, Handle, PARSE_CHUNK, Sink};
+use super::{Budget, Handle, MAX_ATTRIBUTES, PARSE_CHUNK, Sink};
 use crate::Error;
 use crate::dom::Dom;
 use crate::limits::{Deadline, Stage};
@@ -97,12 +98,61 @@ pub(super) fn tokenize(
     run(&normalised, tb, deadline)
 }
 
+/// The page as given, tokenized here with the pre-pass's edits made on the
+/// way ([`Inline`]: comments, unread attributes and the bodies of
+/// scripts, styles and `<svg>`s skipped) and built by our tree builder
+/// alone: the tree [`tokenize`] builds from the pre-filtered page. Or
+/// `Ok(Err(_))` where either gives up, or the page needs the pre-pass
+/// (then it is pre-filtered and tokenized again). Limits as [`tokenize`].
+pub(super) fn tokenize_filtering(
+    html: &str,
+    budget: Budget,
+    deadline: &Deadline,
+) -> Result<Result<Dom, GiveUp>, Error> {
+    let html = html.strip_prefix('\u{FEFF}').unwrap_or(html);
+    // Where html5ever drops a U+FEFF depends on where the pre-pass's cuts
+    // put it: left to the pre-filtered page.
+    if memmem::find(html.as_bytes(), "\u{FEFF}".as_bytes()).is_some() {
+        return Ok(Err(GiveUp("U+FEFF")));
+    }
+    let normalised: Cow<'_, str> = if memchr(b'\r', html.as_bytes()).is_some() {
+        // A comment the pre-pass cuts from between a CR and a LF joins
+        // them into one line break; read after the newlines are
+        // normalised, they are two.
+        if memmem::find(html.as_bytes(), b"\r<!--").is_some() {
+            return Ok(Err(GiveUp("a comment after a CR")));
+        }
+        Cow::Owned(html.replace("\r\n", "\n").replace('\r', "\n"))
+    } else {
+        Cow::Borrowed(html)
+    };
+    match run_with(&normalised, Own::new(budget), deadline, Some(Inline::default())) {
+        // The two-pass parse decides refusals (see `one_pass_budget`).
+        Err(Error::TooManyElements { .. } | Error::TooDense { .. }) => {
+            Ok(Err(GiveUp("over a budget")))
+        }
+        other => other,
+    }
+}
+
 /// Tokenizes `s` (normalised) into `builder`.
 fn run<B: Builder>(s: &str, builder: B, deadline: &Deadline) -> Result<Step<Dom>, Error> {
+    run_with(s, builder, deadline, None)
+}
+
+/// [`run`], making the pre-pass's edits on the way where `inline` is
+/// given.
+fn run_with<B: Builder>(
+    s: &str,
+    builder: B,
+    deadline: &Deadline,
+    inline: Option<Inline>,
+) -> Result<Step<Dom>, Error> {
     let mut t = Fast {
         s,
         pos: 0,
         b: builder,
+        inline,
         text: String::new(),
         scratch: String::new(),
         attrs: Vec::new(),
@@ -352,6 +402,9 @@ struct Fast<'a, B> {
     raw_name: String,
     /// Input offset of the next limits check.
     next_check: usize,
+    /// The pre-pass's edits, made on the way (a page as given), or none
+    /// (a page pre-filtered, or read exactly as given).
+    inline: Option<Inline>,
 }
 
 impl<B: Builder> Fast<'_, B> {
@@ -430,7 +483,12 @@ impl<B: Builder> Fast<'_, B> {
                 Some(_) => self.bogus_comment(at + 2),
             },
             Some(b'!') => self.markup_declaration(at + 2),
-            Some(b'?') => self.bogus_comment(at + 1),
+            Some(b'?') => {
+                if let Some(inline) = &mut self.inline {
+                    inline.declaration(b, at);
+                }
+                self.bogus_comment(at + 1)
+            }
             // Not a tag: the `<` is a character.
             Some(_) => {
                 self.text.push('<');
@@ -476,6 +534,10 @@ impl<B: Builder> Fast<'_, B> {
                 return Err(GiveUp("comment with --! or NUL"));
             }
             self.pos = body + off + 3;
+            if self.inline.is_some() {
+                // The pre-pass cuts comments: the text on both sides joins.
+                return Ok(());
+            }
             return self.comment(body, body + off);
         }
         if rest.len() >= 7 && rest[..7].eq_ignore_ascii_case(b"doctype") {
@@ -579,11 +641,25 @@ impl<B: Builder> Fast<'_, B> {
             }
             i += 1;
         }
+        let name_end = i;
+        if kind == TagKind::EndTag
+            && let Some(inline) = &mut self.inline
+        {
+            inline.end(&b[name_start..name_end]);
+        }
         self.scratch.clear();
         self.attrs.clear();
         let name = self.local(name_start, i);
         let mut had_duplicate_attributes = false;
         let mut self_closing = false;
+        // Where the white space (and `/`s) before the next attribute
+        // began, and the attributes kept so far: the pre-pass cuts an
+        // unread attribute only after white space.
+        let mut sep = i;
+        let mut kept = 0;
+        // Whether the last attribute kept has an unquoted value (which a
+        // `/` after a cut would join).
+        let mut unquoted = false;
         loop {
             let Some(&c) = b.get(i) else {
                 // The end of the input inside a tag: the tag is dropped.
@@ -614,17 +690,15 @@ impl<B: Builder> Fast<'_, B> {
                         }
                         i += 1;
                     }
-                    let attr_name = self.local(start, i);
+                    let name_end = i;
                     let mut k = i;
                     while k < b.len() && is_space(b[k]) {
                         k += 1;
                     }
-                    let mut value = Span {
-                        start: 0,
-                        end: 0,
-                        scratch: false,
-                    };
-                    if b.get(k) == Some(&b'=') {
+                    // The value's bytes, character references unresolved.
+                    let mut raw_value = None;
+                    let has_value = b.get(k) == Some(&b'=');
+                    if has_value {
                         k += 1;
                         while k < b.len() && is_space(b[k]) {
                             k += 1;
@@ -636,7 +710,7 @@ impl<B: Builder> Fast<'_, B> {
                                     + 1
                                     + memchr(q, &b[k + 1..])
                                         .ok_or(GiveUp("end of input in a tag"))?;
-                                value = self.attr_value(k + 1, end)?;
+                                raw_value = Some((k + 1, end));
                                 i = end + 1;
                             }
                             // `=>`: an empty value; the `>` ends the tag.
@@ -646,7 +720,7 @@ impl<B: Builder> Fast<'_, B> {
                                 while end < b.len() && !is_space(b[end]) && b[end] != b'>' {
                                     end += 1;
                                 }
-                                value = self.attr_value(k, end)?;
+                                raw_value = Some((k, end));
                                 i = end;
                             }
                         }
@@ -654,6 +728,47 @@ impl<B: Builder> Fast<'_, B> {
                         // No value; what follows the name is read next.
                         i = k;
                     }
+                    let before = sep;
+                    // The white space after a name without a value
+                    // separates it from the next attribute.
+                    sep = if has_value { i } else { name_end };
+                    if self.inline.is_some() {
+                        if kept >= MAX_ATTRIBUTES {
+                            // The pre-pass cuts the rest of the tag.
+                            return Err(GiveUp("the pre-pass's caps"));
+                        }
+                        if start > before
+                            && is_space(b[start - 1])
+                            && memchr(b'/', &b[before..start]).is_none()
+                            && is_unread_attr(&b[start..name_end])
+                        {
+                            // The pre-pass's cut joins what precedes it to
+                            // what follows: only white space or `>` after
+                            // it leaves the tag's tokens as they were.
+                            let joins = match b.get(sep) {
+                                Some(&c) if is_space(c) || c == b'>' => false,
+                                Some(b'/') => unquoted,
+                                _ => true,
+                            };
+                            if joins {
+                                return Err(GiveUp("an attribute cut joining its neighbours"));
+                            }
+                            continue;
+                        }
+                        kept += 1;
+                        unquoted = raw_value.is_some_and(|(from, _)| {
+                            !matches!(b[from - 1], b'"' | b'\'')
+                        });
+                    }
+                    let attr_name = self.local(start, name_end);
+                    let value = match raw_value {
+                        Some((from, to)) => self.attr_value(from, to)?,
+                        None => Span {
+                            start: 0,
+                            end: 0,
+                            scratch: false,
+                        },
+                    };
                     let new = self.span(attr_name);
                     if self.attrs.iter().any(|&(n, _)| self.span(n) == new) {
                         had_duplicate_attributes = true;
@@ -665,6 +780,15 @@ impl<B: Builder> Fast<'_, B> {
         }
         self.pos = i;
         self.flush_text()?;
+        let open = match &mut self.inline {
+            Some(inline) if kind == TagKind::StartTag => Some(
+                inline
+                    .open(b, name_start - 1, name_end - name_start, i)
+                    .map_err(GiveUp)?,
+            ),
+            _ => None,
+        };
+        let rewritten = open == Some(Open::SelfClosed);
         let tag = TagRef {
             end: kind == TagKind::EndTag,
             name: if name.scratch {
@@ -672,15 +796,67 @@ impl<B: Builder> Fast<'_, B> {
             } else {
                 &self.s[name.start..name.end]
             },
-            self_closing,
+            self_closing: self_closing && !rewritten,
             had_duplicate_attributes,
             src: self.s,
             scratch: &self.scratch,
             attrs: &self.attrs,
         };
-        match self.b.tag(&tag)? {
-            Next::Data => Ok(()),
-            Next::Raw(kind) => {
+        let next = self.b.tag(&tag)?;
+        if rewritten {
+            // `<x …/>` on an XML page: `<x …></x>`, as the pre-pass writes
+            // it (an empty element: no raw text to read).
+            if next == Next::Plaintext {
+                return Err(GiveUp("plaintext"));
+            }
+            let end = TagRef {
+                end: true,
+                self_closing: false,
+                had_duplicate_attributes: false,
+                attrs: &[],
+                ..tag
+            };
+            self.b.tag(&end)?;
+            return Ok(());
+        }
+        let body = match (&mut self.inline, open) {
+            (Some(inline), Some(Open::Element(key))) => inline
+                .body(
+                    b,
+                    name_start - 1,
+                    name_end - name_start,
+                    i,
+                    key,
+                    matches!(next, Next::Raw(_)),
+                )
+                .map_err(GiveUp)?,
+            _ => Body::Keep,
+        };
+        match (next, body) {
+            // (A kept script body follows only a raw-text state.)
+            (Next::Data, Body::Keep | Body::KeepUntil(_)) => Ok(()),
+            (Next::Data, Body::Skip(to)) => {
+                // An `<svg>`'s drawing: its `</svg>` is read next.
+                self.pos = to;
+                Ok(())
+            }
+            (Next::Raw(_), Body::Skip(to)) => {
+                // A body the pre-pass empties, then its end tag.
+                self.pos = to;
+                if to < b.len() {
+                    self.tag(TagKind::EndTag, to + 2)
+                } else {
+                    Ok(())
+                }
+            }
+            (Next::Raw(_), Body::KeepUntil(close))
+                if script_end(b, self.pos) != Some(close) =>
+            {
+                // The pre-pass went on after the first `</script`, which
+                // ends no escaped script.
+                Err(GiveUp("a script the pre-pass ends elsewhere"))
+            }
+            (Next::Raw(kind), Body::Keep | Body::KeepUntil(_)) => {
                 let mut raw_name = std::mem::take(&mut self.raw_name);
                 raw_name.clear();
                 raw_name.push_str(tag.name);
@@ -688,7 +864,7 @@ impl<B: Builder> Fast<'_, B> {
                 self.raw_name = raw_name;
                 step
             }
-            Next::Plaintext => Err(GiveUp("plaintext")),
+            (Next::Plaintext, _) => Err(GiveUp("plaintext")),
         }
     }
 
@@ -800,73 +976,10 @@ impl<B: Builder> Fast<'_, B> {
 }
 
 impl<B: Builder> Fast<'_, B> {
-    /// A script body: text up to the `</script` (then whitespace, `/` or
-    /// `>`) that ends it, which inside `<!--` … `-->` is not one that
-    /// follows a `<script` there (the standard's escaped and
-    /// double-escaped script states); then that end tag.
+    /// A script body: text up to where [`script_end`] ends it, then
+    /// that end tag.
     fn script(&mut self, b: &[u8]) -> Step<()> {
-        /// The script states that matter for finding the end.
-        #[derive(PartialEq)]
-        enum S {
-            Data,
-            Escaped,
-            DoubleEscaped,
-        }
-        let tag_at = |i: usize, end: bool| -> bool {
-            let n = i + 1 + usize::from(end);
-            b.len() > n + 6
-                && (!end || b[i + 1] == b'/')
-                && b[n..n + 6].eq_ignore_ascii_case(b"script")
-                && (is_space(b[n + 6]) || b[n + 6] == b'/' || b[n + 6] == b'>')
-        };
-        let mut state = S::Data;
-        // Dashes just before, in the escaped states (`--` then `>` leaves).
-        let mut dashes = 0;
-        let mut i = self.pos;
-        let end = loop {
-            if state == S::Data {
-                let Some(off) = memchr(b'<', &b[i..]) else {
-                    break None;
-                };
-                i += off;
-                if tag_at(i, true) {
-                    break Some(i);
-                }
-                if b[i + 1..].starts_with(b"!--") {
-                    state = S::Escaped;
-                    dashes = 2;
-                    i += 4;
-                } else {
-                    i += 1;
-                }
-                continue;
-            }
-            let Some(&c) = b.get(i) else {
-                break None;
-            };
-            match c {
-                b'-' => dashes += 1,
-                b'>' if dashes >= 2 => {
-                    state = S::Data;
-                    dashes = 0;
-                }
-                b'<' if state == S::Escaped && tag_at(i, true) => break Some(i),
-                b'<' if state == S::Escaped && tag_at(i, false) => {
-                    state = S::DoubleEscaped;
-                    dashes = 0;
-                    i += 8;
-                    continue;
-                }
-                b'<' if state == S::DoubleEscaped && tag_at(i, true) => {
-                    state = S::Escaped;
-                    dashes = 0;
-                    i += 9;
-                    continue;
-                }
-                _ => dashes = 0,
-            }
-            i += 1;
-        };
+        let end = script_end(b, self.pos);
         let text_end = end.unwrap_or(b.len());
         if memchr(0, &b[self.pos..text_end]).is_some() {
             return Err(GiveUp("NUL"));
@@ -877,6 +990,76 @@ impl<B: Builder> Fast<'_, B> {
             Some(at) => self.tag(TagKind::EndTag, at + 2),
             None => Ok(()),
         }
+    }
+}
+
+/// Where the script body starting at `from` ends: the `<` of the
+/// `</script` (then whitespace, `/` or `>`) that ends it, which inside
+/// `<!--` … `-->` is not one that follows a `<script` there (the
+/// standard's escaped and double-escaped script states); `None` at the
+/// end of the input.
+fn script_end(b: &[u8], from: usize) -> Option<usize> {
+    /// The script states that matter for finding the end.
+    #[derive(PartialEq)]
+    enum S {
+        Data,
+        Escaped,
+        DoubleEscaped,
+    }
+    let tag_at = |i: usize, end: bool| -> bool {
+        let n = i + 1 + usize::from(end);
+        b.len() > n + 6
+            && (!end || b[i + 1] == b'/')
+            && b[n..n + 6].eq_ignore_ascii_case(b"script")
+            && (is_space(b[n + 6]) || b[n + 6] == b'/' || b[n + 6] == b'>')
+    };
+    let mut state = S::Data;
+    // Dashes just before, in the escaped states (`--` then `>` leaves).
+    let mut dashes = 0;
+    let mut i = from;
+    loop {
+        if state == S::Data {
+            let Some(off) = memchr(b'<', &b[i..]) else {
+                break None;
+            };
+            i += off;
+            if tag_at(i, true) {
+                break Some(i);
+            }
+            if b[i + 1..].starts_with(b"!--") {
+                state = S::Escaped;
+                dashes = 2;
+                i += 4;
+            } else {
+                i += 1;
+            }
+            continue;
+        }
+        let Some(&c) = b.get(i) else {
+            break None;
+        };
+        match c {
+            b'-' => dashes += 1,
+            b'>' if dashes >= 2 => {
+                state = S::Data;
+                dashes = 0;
+            }
+            b'<' if state == S::Escaped && tag_at(i, true) => break Some(i),
+            b'<' if state == S::Escaped && tag_at(i, false) => {
+                state = S::DoubleEscaped;
+                dashes = 0;
+                i += 8;
+                continue;
+            }
+            b'<' if state == S::DoubleEscaped && tag_at(i, true) => {
+                state = S::Escaped;
+                dashes = 0;
+                i += 9;
+                continue;
+            }
+            _ => dashes = 0,
+        }
+        i += 1;
     }
 }
 
@@ -977,7 +1160,7 @@ fn numeric(b: &[u8], at: usize, out: &mut String) -> usize {
 
 #[cfg(test)]
 mod tests {
-    use crate::parse::{parse_fast, parse_html5ever};
+    use crate::parse::{parse_fast, parse_html5ever, parse_one_pass_or_why, prefilter};
 
     /// The fast tokenizer's tree is html5ever's, or it gave up.
     fn same(html: &str) -> bool {
@@ -1038,6 +1221,63 @@ mod tests {
             "fast path taken on {taken} of {}",
             pages.len()
         );
+    }
+
+    /// The one-pass parse's tree is the pre-filtered page's (as html5ever
+    /// builds it), or it gave up (the page then takes two passes).
+    fn same_in_one_pass(html: &str) -> bool {
+        match parse_one_pass_or_why(html) {
+            Ok(dom) => {
+                assert_eq!(
+                    dom.outline(),
+                    parse_html5ever(&prefilter(html)).outline(),
+                    "one-pass tree differs for {html:?}"
+                );
+                true
+            }
+            Err(_) => false,
+        }
+    }
+
+    /// What the pre-pass edits, made in one pass: comments (text joined
+    /// across them), unread attributes, script, style, noscript and
+    /// `<svg>` bodies, a page that says it is XML.
+    #[test]
+    fn one_pass_makes_the_pre_passs_edits() {
+        let taken = [
+            "<p>a<!-- c -->b</p><div data-x=1 class=k onclick='f()' aria-label=l>x</div>",
+            "<p id=a data-b>c</p><p data-b title=t>d</p><a href=x data-y=\"1\" />e",
+            "<script>if(a<b)x()</script><style>p{}</style><noscript><p>n</noscript>z",
+            "<script type=application/ld+json>{\"a\":1}</script><script>x</script>y",
+            "<script><!-- a --></script>b",
+            "<svg><path d=M0/><g><rect/></g></svg><p>after</p><svg/><math><mi>x</mi></math>",
+            "<svg><desc><svg><circle/></svg></desc></svg>x",
+            "<?xml version=\"1.0\"?><html><body><div/><a name=n/>x<p>y</p></body></html>",
+            "<html xmlns=\"http://www.w3.org/1999/xhtml\"><body><span/>t<br/></body></html>",
+            "<p>one/</p><div/>x",
+            "a\r\n<!-- c -->\r\nb\rc",
+            "<style>unclosed",
+            "<script>unclosed",
+        ];
+        for html in taken {
+            assert!(same_in_one_pass(html), "left to two passes: {html:?}");
+        }
+        for html in [
+            // A cut that would join its neighbours.
+            "<a href=x onclick=\"f()\"/>y",
+            "<a onclick=\"f()\"class=c>y</a>",
+            // A script the pre-pass ends at its first `</script`.
+            "<script><!-- c <script>d</script> --></script>e",
+            // Three self-closed elements: the pre-pass starts again as XML.
+            "<div/><span/><p/>x",
+            "<script src=\"a.js\"/>x",
+            // Where a CR and a LF meet across a comment.
+            "a\r<!-- c -->\nb",
+            // Nested past our tree builder's bounds: the pre-pass caps it.
+            &"<div>".repeat(super::super::MAX_DEPTH + 100),
+        ] {
+            assert!(!same_in_one_pass(html), "taken in one pass: {html:?}");
+        }
     }
 
     #[test]
@@ -1168,7 +1408,7 @@ mod tests {
             state ^= state << 17;
             state
         };
-        let mut taken = 0;
+        let (mut taken, mut one_pass) = (0, 0);
         for _ in 0..600 {
             let len = 5 + (next() % 60) as usize;
             let mut html = String::new();
@@ -1178,7 +1418,15 @@ mod tests {
             if same(&html) {
                 taken += 1;
             }
+            one_pass += usize::from(same_in_one_pass(&html));
+            // With what the pre-pass cuts between the pieces.
+            let edited = html.replace("<b>", "<b data-x=1 onclick='f()'>").replace(
+                "<div>",
+                "<div><!-- c --><svg><g/></svg><script>s</script>",
+            );
+            one_pass += usize::from(same_in_one_pass(&edited));
         }
         assert!(taken > 500, "fast path taken on {taken} of 600");
+        assert!(one_pass > 800, "one pass on {one_pass} of 1,200");
     }
 }

@@ -68,9 +68,18 @@ pub fn parse(html: &str) -> Dom {
 /// with no node behind them, whose children and text go nowhere; the
 /// error comes at the end of the chunk. Memory stays bounded by the budget
 /// even where the pre-pass's caps are fooled.
+///
+/// Most pages are read in one pass, the tokenizer making the pre-pass's
+/// edits itself (`prefilter::Inline`; the same tree); a page it cannot
+/// follow, or one past a bound of our tree builder or the budget, is
+/// pre-filtered and tokenized again (docs/ROBUSTNESS.md).
 pub fn parse_limited(html: &str, max_elements: usize, deadline: &Deadline) -> Result<Dom, Error> {
+    let budget = Budget::elements(max_elements);
+    if let Ok(dom) = fast::tokenize_filtering(html, budget, deadline)? {
+        return Ok(dom);
+    }
     let filtered = prefilter_until(html, deadline)?;
-    parse_filtered(&filtered, Budget::elements(max_elements), deadline)
+    parse_filtered(&filtered, budget, deadline)
 }
 
 /// [`parse_limited`] with the default budget: [`element_budget`] of the
@@ -79,6 +88,9 @@ pub fn parse_limited(html: &str, max_elements: usize, deadline: &Deadline) -> Re
 /// refused after a bounded amount of work; and no more elements than fit
 /// [`memory_budget`] of the input's size, else [`Error::TooDense`].
 pub fn parse_within_defaults(html: &str, deadline: &Deadline) -> Result<Dom, Error> {
+    if let Ok(dom) = fast::tokenize_filtering(html, one_pass_budget(html), deadline)? {
+        return Ok(dom);
+    }
     let filtered = prefilter_until(html, deadline)?;
     let budget = default_budget(html, &filtered);
     parse_filtered(&filtered, budget, deadline)
@@ -112,6 +124,10 @@ struct Budget {
     /// estimate of [`ELEMENT_MEMORY`] an element and [`BLOCK_MEMORY`] more
     /// a block-level one ([`Error::TooDense`]).
     memory: usize,
+    /// Whether the elements made so far may also not pass
+    /// [`synthesized_budget`] of the start tags read so far: for the
+    /// one-pass parse, which cannot count the page's start tags first.
+    per_start_tag: bool,
 }
 
 impl Budget {
@@ -120,6 +136,7 @@ impl Budget {
         Budget {
             elements: max_elements,
             memory: usize::MAX,
+            per_start_tag: false,
         }
     }
 
@@ -127,6 +144,7 @@ impl Budget {
     const NONE: Budget = Budget {
         elements: usize::MAX,
         memory: usize::MAX,
+        per_start_tag: false,
     };
 }
 
@@ -135,6 +153,21 @@ fn default_budget(html: &str, filtered: &str) -> Budget {
     Budget {
         elements: element_budget(html.len()).min(synthesized_budget(start_tags(filtered))),
         memory: memory_budget(html.len()),
+        per_start_tag: false,
+    }
+}
+
+/// The default budget for the one-pass parse of `html`: [`default_budget`]
+/// with the start tags counted as they are read. The elements made at any
+/// point stay within [`synthesized_budget`] of the start tags read by then,
+/// so at the end within that of all of them (no more than the pre-filtered
+/// page has): a page the one-pass parse takes, the two-pass parse takes
+/// too, and one it refuses goes to the two-pass parse, which decides.
+fn one_pass_budget(html: &str) -> Budget {
+    Budget {
+        elements: element_budget(html.len()),
+        memory: memory_budget(html.len()),
+        per_start_tag: true,
     }
 }
 
@@ -204,6 +237,19 @@ pub fn parse_fast(html: &str) -> Option<Dom> {
 /// the differential tests' statistics).
 pub fn parse_fast_or_why(html: &str) -> Result<Dom, &'static str> {
     match fast::tokenize(html, Budget::NONE, &Deadline::NONE, fast::Builders::Html5ever) {
+        Ok(Ok(dom)) => Ok(dom),
+        Ok(Err(fast::GiveUp(why))) => Err(why),
+        Err(_) => Err("a limit"),
+    }
+}
+
+/// Parses a whole document as the pipeline does, in one pass: the fast
+/// tokenizer making the [`prefilter`]'s edits on the way, feeding our own
+/// tree builder; or why it needs the pre-pass first (for the differential
+/// tests: where it answers, the tree is that of [`parse_own_or_why`] of
+/// the pre-filtered page).
+pub fn parse_one_pass_or_why(html: &str) -> Result<Dom, &'static str> {
+    match fast::tokenize_filtering(html, Budget::NONE, &Deadline::NONE) {
         Ok(Ok(dom)) => Ok(dom),
         Ok(Err(fast::GiveUp(why))) => Err(why),
         Err(_) => Err("a limit"),

@@ -55,6 +55,10 @@
 //! one element with 400,000 attributes took 56 s. Attributes past the cap
 //! are cut (the tag keeps its `/>`).
 //!
+//! **Most pages skip this pass**: the fast tokenizer makes the same edits
+//! as it reads the page ([`Inline`]), and only pages it cannot follow are
+//! pre-filtered first (8% of the dev pages).
+//!
 //! **Honours `/>` on pages serialized as XML** ([`Serialization`]). HTML
 //! parsing ignores the slash of `<div/>`, so on a page saved as XHTML
 //! (`<div/>`, `<a name="x"/>`, `<script src="…"/>`, `<iframe …/>`) the
@@ -483,7 +487,10 @@ impl DepthLimit {
     /// An end tag; returns whether to drop it.
     fn close(&mut self, name: &[u8]) -> bool {
         let key = name_key(name);
-        if let Some(n) = self.dropped.get_mut(&key).filter(|n| **n > 0) {
+        // (Nothing dropped on nearly every page: no lookup then.)
+        if !self.dropped.is_empty()
+            && let Some(n) = self.dropped.get_mut(&key).filter(|n| **n > 0)
+        {
             *n -= 1;
             return true;
         }
@@ -844,6 +851,179 @@ fn scan(
     }
     edits.serialization = mode;
     Ok(edits)
+}
+
+/// The pre-pass's edits made inline, by the fast tokenizer reading a page
+/// as given (`parse/fast.rs`), so that the common page is scanned once
+/// instead of twice (the pre-pass was 16% of extraction): the tokenizer
+/// drops comments and [`is_unread_attr`] attributes itself, and asks
+/// this, tag by tag, what the pre-pass would have done with the tag and
+/// its body. Where the pre-pass would have changed the page in a way the
+/// tokens cannot follow (a page serialized as XML without saying so, a
+/// raw-text element read as markup, a script it ends elsewhere), it
+/// answers why, and the page is parsed in two passes: [`prefilter_until`],
+/// then the tokenizer.
+///
+/// The caps ([`MAX_DEPTH`], [`MAX_OPEN_FORMATTING`]) are not simulated
+/// here: our tree builder gives up past its own bounds on the stack of
+/// open elements and the list of formatting elements (a little above the
+/// caps), and such a page too is parsed in two passes, capped. Searches
+/// for end tags are [`Remembered`], as in the pre-pass.
+#[derive(Default)]
+pub(super) struct Inline {
+    /// `<svg>` and `<math>` elements open (start tags less end tags): a
+    /// `/>` inside them is not the mark of an XML page.
+    foreign: u32,
+    found: Remembered,
+    /// Whether the first `<html>` tag was seen.
+    seen_html: bool,
+    /// Whether the page said it is XML (the pre-pass then rewrites
+    /// self-closed elements, which the tokenizer does not).
+    xml: bool,
+    /// Self-closed non-void elements seen (outside SVG and MathML).
+    self_closed: u32,
+}
+
+/// What the pre-pass makes of a start tag (see [`Inline::open`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Open {
+    /// An element as written; its name's key, for [`Inline::body`].
+    Element(Key),
+    /// A self-closed element of a page serialized as XML, which the
+    /// pre-pass rewrites as a start tag (not self-closing) and its end tag.
+    SelfClosed,
+}
+
+/// A tag name's key (opaque outside the pre-pass).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Key(u128);
+
+/// What the tokenizer does after a start tag (see [`Inline::body`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Body {
+    /// Reads on, as the tree builder said.
+    Keep,
+    /// Reads a script body on, which must end at `.0`, the first
+    /// `</script` after it, where the pre-pass went on (a script whose
+    /// body has `<!--`).
+    KeepUntil(usize),
+    /// Skips to `to`: the `<` of the end tag that ends the body (the
+    /// pre-pass cut what lies between), or the end of the input.
+    Skip(usize),
+}
+
+impl Inline {
+    /// A start tag of `b` at `lt` (its `<`), whose name is `name_len`
+    /// bytes and which ends just before `end` (past its `>`), before the
+    /// tree builder has it: as written or rewritten, or why the page needs
+    /// the pre-pass.
+    pub(super) fn open(
+        &mut self,
+        b: &[u8],
+        lt: usize,
+        name_len: usize,
+        end: usize,
+    ) -> Result<Open, &'static str> {
+        let key = name_key(&b[lt + 1..lt + 1 + name_len]);
+        // As the pre-pass reads it: the byte before `>` (an unquoted
+        // value's `/` included).
+        let self_closing = end >= 2 && b[end - 2] == b'/';
+        if key == HTML && !self.seen_html {
+            self.seen_html = true;
+            self.xml |= memmem::find(&b[lt..end], XHTML_NAMESPACE).is_some();
+        }
+        if self_closing
+            && self.foreign == 0
+            && (end - 2 == lt + 1 + name_len
+                || matches!(b[end - 3], b'"' | b'\'' | b' ' | b'\t' | b'\n' | b'\r' | b'\x0c'))
+            && !VOID_KEYS.contains(&key)
+            && !NEVER_REWRITTEN_KEYS.contains(&key)
+        {
+            if self.xml {
+                return Ok(Open::SelfClosed);
+            }
+            self.self_closed += 1;
+            if RAW_TEXT_KEYS.contains(&key) || self.self_closed >= SELF_CLOSED_XML_MIN {
+                // The pre-pass starts again, rewriting the ones before.
+                return Err("a page serialized as XML without saying so");
+            }
+        }
+        if (key == SVG || key == MATH) && !self_closing {
+            self.foreign += 1;
+        }
+        Ok(Open::Element(Key(key)))
+    }
+
+    /// After the tree builder took the start tag [`Inline::open`] read as
+    /// `Open::Element(key)`; `raw`: the tree builder put the tokenizer in a
+    /// raw-text state. What to do with the element's body, or why the
+    /// page needs the pre-pass.
+    pub(super) fn body(
+        &mut self,
+        b: &[u8],
+        lt: usize,
+        name_len: usize,
+        end: usize,
+        Key(key): Key,
+        raw: bool,
+    ) -> Result<Body, &'static str> {
+        let name = &b[lt + 1..lt + 1 + name_len];
+        let self_closing = end >= 2 && b[end - 2] == b'/';
+        if key == SVG && !self_closing {
+            if let Some(close) = self.found.find(SVG, end, |from| find_end_tag(b, from, name)) {
+                let nested = self
+                    .found
+                    .find(SVG_START, end, |from| find_svg_start(b, from))
+                    .is_some_and(|p| p < close);
+                if !nested {
+                    return Ok(Body::Skip(close));
+                }
+            }
+            return Ok(Body::Keep);
+        }
+        let emptied = EMPTIED_KEYS.contains(&key);
+        if !emptied && !RAW_KEPT_KEYS.contains(&key) {
+            return Ok(Body::Keep);
+        }
+        if !raw {
+            // The pre-pass steps over its body; the tree builder reads it
+            // as markup (in SVG, say).
+            return Err("a raw-text element read as markup");
+        }
+        if !emptied {
+            // The tokenizer's raw-text state ends where the pre-pass's
+            // search does.
+            return Ok(Body::Keep);
+        }
+        Ok(
+            match self.found.find(key, end, |from| find_end_tag(b, from, name)) {
+                // An unclosed script runs to the end as it is; the others
+                // are emptied to the end.
+                None if key == SCRIPT => Body::Keep,
+                None => Body::Skip(b.len()),
+                Some(close) => {
+                    let body = &b[end..close];
+                    let kept = key == SCRIPT
+                        && (memmem::find(body, b"<!--").is_some() || is_read_script(&b[lt..end]));
+                    if kept { Body::KeepUntil(close) } else { Body::Skip(close) }
+                }
+            },
+        )
+    }
+
+    /// An end tag named `name` (as written), or why the page needs the
+    /// pre-pass.
+    pub(super) fn end(&mut self, name: &[u8]) {
+        if matches!(name.len(), 3 | 4) && matches!(name_key(name), SVG | MATH) {
+            self.foreign = self.foreign.saturating_sub(1);
+        }
+    }
+
+    /// `<?` at `lt`: an XML declaration at the top switches the pre-pass
+    /// to XML.
+    pub(super) fn declaration(&mut self, b: &[u8], lt: usize) {
+        self.xml |= is_xml_declaration(b, lt);
+    }
 }
 
 /// The index after the comment starting at `from` (just past `<!--`),

@@ -36,7 +36,7 @@ use super::fast::{Builder, GiveUp, Next, Step, TagRef};
 use super::{Budget, MAX_ATTRIBUTES, MAX_DEPTH, MAX_OPEN_FORMATTING};
 use crate::Error;
 use crate::dom::{Attr, DOCUMENT, Dom, Flow, NodeId, NodeKind, Ns, Tag};
-use crate::limits::{BLOCK_MEMORY, ELEMENT_MEMORY};
+use crate::limits::{BLOCK_MEMORY, ELEMENT_MEMORY, synthesized_budget};
 
 /// Elements the tree builder adds on top of the page's nesting, which the
 /// pre-pass caps at [`MAX_DEPTH`]: `html`, `body`, and a table's implied
@@ -377,6 +377,8 @@ pub(super) struct Own {
     limits: Budget,
     elements_left: usize,
     memory_left: usize,
+    /// Start tags read (for [`Budget`]'s `per_start_tag`).
+    start_tags: usize,
     /// The budget it ran past: `Some(true)` the memory budget,
     /// `Some(false)` the element budget.
     over: Option<bool>,
@@ -593,6 +595,7 @@ impl Own {
             limits,
             elements_left: limits.elements,
             memory_left: limits.memory,
+            start_tags: 0,
             over: None,
             mode: Mode::Initial,
             orig_mode: Mode::InBody,
@@ -622,6 +625,12 @@ impl Own {
             self.over = Some(false);
             return Err(GiveUp("over the element budget"));
         };
+        if self.limits.per_start_tag
+            && self.limits.elements - left > synthesized_budget(self.start_tags)
+        {
+            self.over = Some(false);
+            return Err(GiveUp("over the element budget"));
+        }
         let tag = match tag {
             Some(t) => t,
             None => self.dom.intern_tag(atom),
@@ -2402,6 +2411,7 @@ impl Builder for Own {
 
     fn tag(&mut self, t: &TagRef<'_>) -> Step<Next> {
         self.ignore_lf = false;
+        self.start_tags += usize::from(!t.end);
         let atom = LocalName::from(t.name);
         let id = self.dom.tag_id(&atom);
         let key = match id {
