@@ -198,7 +198,7 @@ pub fn decode<'a>(bytes: &'a [u8], caller: Option<&str>) -> Result<Decoded<'a>, 
         return Ok(decode_declared(bytes, enc, CharsetSource::Meta));
     }
     // 4. Valid UTF-8.
-    if let Ok(text) = std::str::from_utf8(bytes) {
+    if let Ok(text) = simdutf8::basic::from_utf8(bytes) {
         return Ok(valid_utf8(text, CharsetSource::Utf8Valid));
     }
     // 5. Detection; 6. windows-1252 is chardetng's own last resort.
@@ -233,7 +233,7 @@ fn decode_declared<'a>(
     source: CharsetSource,
 ) -> Decoded<'a> {
     if enc == UTF_8 {
-        if let Ok(text) = std::str::from_utf8(bytes) {
+        if let Ok(text) = simdutf8::basic::from_utf8(bytes) {
             return valid_utf8(text, source);
         }
         return detect(bytes);
@@ -241,7 +241,7 @@ fn decode_declared<'a>(
     let utf8 = if bytes.is_ascii() {
         None
     } else {
-        std::str::from_utf8(bytes).ok()
+        simdutf8::basic::from_utf8(bytes).ok()
     };
     if let Some(text) = utf8.filter(|_| enc.is_single_byte()) {
         return valid_utf8(text, CharsetSource::Utf8Valid);
