@@ -17,8 +17,10 @@
 //! nothing outside `parse` knows that: a faster tree builder can replace it
 //! without touching any algorithm.
 
-use html5ever::{LocalName, Namespace, QualName, ns};
+use html5ever::{LocalName, Namespace, QualName, local_name, ns};
 use rustc_hash::FxHashMap;
+
+use crate::atoms::NameTable;
 
 /// Index of a node in a [`Dom`].
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug, serde::Serialize)]
@@ -53,7 +55,7 @@ impl NodeId {
 pub struct Tag(pub u16);
 
 macro_rules! known_tags_stable {
-    ($($konst:ident = $name:literal,)*) => {
+    ($($konst:ident = $name:tt,)*) => {
         #[allow(non_camel_case_types, clippy::upper_case_acronyms)]
         #[repr(u16)]
         enum KnownTag { $($konst,)* }
@@ -65,6 +67,10 @@ macro_rules! known_tags_stable {
         }
         /// Names of the tags with fixed ids, in id order.
         const KNOWN_TAGS: &[&str] = &[$($name,)*];
+        /// Their atoms, in id order (as `LocalName::from` makes them).
+        static KNOWN_ATOMS: [LocalName; KNOWN_TAGS.len()] = [$(local_name!($name),)*];
+        /// Their table, by name.
+        static KNOWN_TABLE: NameTable<KNOWN_SLOTS> = NameTable::new(KNOWN_TAGS);
     };
 }
 
@@ -100,6 +106,26 @@ known_tags_stable! {
 impl Tag {
     /// Number of tags with fixed ids.
     pub const KNOWN: usize = KNOWN_TAGS.len();
+
+    /// The atom of a tag with a fixed id (the same in every document);
+    /// `None` for the others.
+    pub(crate) fn known_atom(self) -> Option<&'static LocalName> {
+        KNOWN_ATOMS.get(self.0 as usize)
+    }
+}
+
+/// Slots of the fixed-id tags' [`NameTable`]: a power of two, at least
+/// twice their number.
+const KNOWN_SLOTS: usize = 256;
+
+/// The fixed id of a tag name (lower case, as the tokenizer gives it),
+/// found without hashing or an atom; `None` for a name without one.
+#[inline]
+pub(crate) fn known_tag(name: &str) -> Option<Tag> {
+    KNOWN_TABLE.get(name).map(|i| Tag(i as u16))
+}
+
+impl Tag {
 
     /// `h1` … `h6`.
     pub const fn is_heading(self) -> bool {
@@ -351,6 +377,12 @@ impl Default for Dom {
 /// The document node's id.
 pub const DOCUMENT: NodeId = NodeId(0);
 
+/// Room for the names a page uses beyond the tags with fixed ids, in the
+/// interned names' vector and map from the start: a page uses a handful
+/// (custom elements, SVG's), and the map is built once instead of
+/// growing through its sizes while the fixed names go in.
+const ROOM_FOR_PAGE_TAGS: usize = 16;
+
 impl Dom {
     /// An empty document (just the document node).
     pub fn new() -> Dom {
@@ -359,16 +391,19 @@ impl Dom {
             text: String::new(),
             attrs: Vec::new(),
             attr_text: String::new(),
-            tag_names: Vec::with_capacity(KNOWN_TAGS.len() + 16),
-            tag_ids: FxHashMap::default(),
+            tag_names: Vec::with_capacity(KNOWN_TAGS.len() + ROOM_FOR_PAGE_TAGS),
+            tag_ids: FxHashMap::with_capacity_and_hasher(
+                KNOWN_TAGS.len() + ROOM_FOR_PAGE_TAGS,
+                Default::default(),
+            ),
             unusual_names: FxHashMap::default(),
             build_links: vec![BuildLinks::NONE],
             elements_made: 0,
             texts_made: 0,
             math_sources: Vec::new(),
         };
-        for name in KNOWN_TAGS {
-            dom.intern_tag(&LocalName::from(*name));
+        for atom in &KNOWN_ATOMS {
+            dom.intern_tag(atom);
         }
         dom
     }
@@ -1109,6 +1144,21 @@ mod tests {
         assert_eq!(dom.tag_name(Tag::SELECTEDCONTENT), "selectedcontent");
         assert!(Tag::H3.is_heading());
         assert!(!Tag::P.is_heading());
+    }
+
+    #[test]
+    fn known_tags_are_found_by_name_with_their_atoms() {
+        let dom = Dom::new();
+        for (i, name) in KNOWN_TAGS.iter().enumerate() {
+            let tag = known_tag(name).expect("known");
+            assert_eq!(tag, Tag(i as u16));
+            assert_eq!(dom.tag_id(&LocalName::from(*name)), Some(tag), "{name}");
+            assert_eq!(tag.known_atom(), Some(&LocalName::from(*name)), "{name}");
+        }
+        for name in ["", "DIV", "dive", "di", "custom-element", "image", "foreignObject"] {
+            assert_eq!(known_tag(name), None, "{name}");
+        }
+        assert_eq!(Tag(Tag::KNOWN as u16).known_atom(), None);
     }
 
     #[test]
