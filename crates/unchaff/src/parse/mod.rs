@@ -24,7 +24,7 @@ use html5ever::{
 
 use crate::Error;
 use crate::dom::Flow;
-use crate::dom::{Attr, DOCUMENT, Dom, NodeId, NodeKind};
+use crate::dom::{Attr, Capacity, DOCUMENT, Dom, NodeId, NodeKind};
 use crate::limits::{
     BLOCK_MEMORY, Deadline, ELEMENT_MEMORY, Stage, element_budget, memory_budget,
     synthesized_budget,
@@ -112,6 +112,9 @@ struct Budget {
     /// estimate of [`ELEMENT_MEMORY`] an element and [`BLOCK_MEMORY`] more
     /// a block-level one ([`Error::TooDense`]).
     memory: usize,
+    /// The tree the markup is expected to make, reserved up front (none
+    /// where the budget is not made from the markup).
+    capacity: Capacity,
 }
 
 impl Budget {
@@ -120,6 +123,7 @@ impl Budget {
         Budget {
             elements: max_elements,
             memory: usize::MAX,
+            capacity: Capacity::NONE,
         }
     }
 
@@ -127,14 +131,17 @@ impl Budget {
     const NONE: Budget = Budget {
         elements: usize::MAX,
         memory: usize::MAX,
+        capacity: Capacity::NONE,
     };
 }
 
 /// The default budget of `html`, pre-filtered as `filtered`.
 fn default_budget(html: &str, filtered: &str) -> Budget {
+    let start_tags = start_tags(filtered);
     Budget {
-        elements: element_budget(html.len()).min(synthesized_budget(start_tags(filtered))),
+        elements: element_budget(html.len()).min(synthesized_budget(start_tags)),
         memory: memory_budget(html.len()),
+        capacity: Capacity::of_markup(filtered.len(), start_tags),
     }
 }
 
@@ -274,8 +281,10 @@ struct Sink {
 
 impl Sink {
     fn new(limits: Budget) -> Sink {
+        let mut dom = Dom::new();
+        dom.reserve(limits.capacity);
         Sink {
-            dom: RefCell::new(Dom::new()),
+            dom: RefCell::new(dom),
             limits,
             budget: Cell::new(limits.elements),
             memory: Cell::new(limits.memory),

@@ -588,8 +588,10 @@ fn all_space(s: &str) -> bool {
 impl Own {
     /// A tree builder within `limits`.
     pub(super) fn new(limits: Budget) -> Own {
+        let mut dom = Dom::new();
+        dom.reserve(limits.capacity);
         Own {
-            dom: Dom::new(),
+            dom,
             limits,
             elements_left: limits.elements,
             memory_left: limits.memory,
