@@ -77,7 +77,8 @@ pub fn page_samples(page: &Page<'_>, vocab: &Vocabulary, gold: &str) -> PageSamp
 fn headline_is_noise(page: &Page<'_>, blocks: &Blocks, labels: &mut [Option<bool>]) {
     let mut keep: Vec<bool> = labels.iter().map(|l| *l == Some(true)).collect();
     let gold = keep.clone();
-    if unchaff::algorithms::auto::headline::drop_headline(page, blocks, &mut keep) {
+    use unchaff::algorithms::auto::headline::{Titles, drop_headline};
+    if drop_headline(page, blocks, &Titles::new(page.dom), &mut keep) {
         for (l, (g, k)) in labels.iter_mut().zip(gold.iter().zip(&keep)) {
             if *g && !*k {
                 *l = Some(false);

@@ -481,7 +481,8 @@ impl Page<'_> {
 /// character (`C2`: U+0085, U+00A0; `E1`: U+1680; `E2`: U+2000–U+205F;
 /// `E3`: U+3000) are decoded; the others are one character each. The
 /// plain char-by-char loop was 2.7% of `unchaff bench`'s instructions
-/// (docs/history/benchmarks-rounds-1-3.md, round 2 session 7).
+/// (docs/history/benchmarks-rounds-1-3.md, round 2 session 7). Eight
+/// bytes of ASCII are read as one word (`ascii_chunk`).
 pub fn collapsed_len(s: &str) -> u32 {
     let bytes = s.as_bytes();
     let len = bytes.len();
@@ -494,6 +495,16 @@ pub fn collapsed_len(s: &str) -> u32 {
     let (mut seen, mut gap) = (false, false);
     let mut i = 0;
     while i < len {
+        if let Some(chunk) = bytes.get(i..i + CHUNK) {
+            let mut w = [0u8; CHUNK];
+            w.copy_from_slice(chunk);
+            let w = u64::from_le_bytes(w);
+            if w & HIGH_BITS == 0 {
+                n += ascii_chunk(w, &mut seen, &mut gap);
+                i += CHUNK;
+                continue;
+            }
+        }
         let b = bytes[i];
         let (space, width) = if b < 0x80 {
             if !ascii_space(b) {
@@ -531,6 +542,49 @@ pub fn collapsed_len(s: &str) -> u32 {
         i += width;
     }
     n
+}
+
+/// Bytes [`collapsed_len`] reads as one word.
+const CHUNK: usize = 8;
+
+/// The high bit of each byte of a word.
+const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
+
+/// 1 in each byte of a word.
+const BYTE_ONES: u64 = 0x0101_0101_0101_0101;
+
+/// The characters [`collapsed_len`] counts in eight ASCII bytes (`w`,
+/// little-endian: the first byte lowest), after `seen` (a character was
+/// counted) and `gap` (the byte before was white space), which it
+/// updates: each byte that is not white space, and one space before each
+/// that follows white space and a counted character. White space is
+/// found for all eight bytes at once: a byte `b` below 0x80 is at least
+/// `k` (below 0x80) exactly when `(0x80 | b) - k` keeps its high bit, and
+/// no byte borrows from the next.
+#[inline]
+fn ascii_chunk(w: u64, seen: &mut bool, gap: &mut bool) -> u32 {
+    let at_least = |k: u8| ((w | HIGH_BITS) - BYTE_ONES * u64::from(k)) & HIGH_BITS;
+    // Tab, line feed, vertical tab, form feed, carriage return; space.
+    let space = (at_least(9) & !at_least(14)) | (at_least(b' ') & !at_least(b' ' + 1));
+    let chars = !space & HIGH_BITS;
+    // Characters right after white space (the first byte's: `gap`).
+    let after_space = chars & (space << 8 | if *gap { 0x80 } else { 0 });
+    let mut n = high_bits_set(chars) + high_bits_set(after_space);
+    if !*seen && after_space & chars & chars.wrapping_neg() != 0 {
+        // The text's first character: leading white space is trimmed.
+        n -= 1;
+    }
+    *seen |= chars != 0;
+    *gap = space >> 63 != 0;
+    n
+}
+
+/// How many bytes of `mask` (only high bits set) have theirs: each
+/// byte's bit moved to its lowest place, all eight summed into the top
+/// byte by one multiplication (a portable popcount is a dozen steps).
+#[inline]
+fn high_bits_set(mask: u64) -> u32 {
+    ((mask >> 7).wrapping_mul(BYTE_ONES) >> 56) as u32
 }
 
 /// Bytes of the UTF-8 character whose lead byte is `b` (≥ 0x80).
@@ -791,6 +845,37 @@ mod tests {
                 s.push(alphabet[(x >> 33) as usize % alphabet.len()]);
             }
             assert_eq!(collapsed_len(&s), plain_collapsed_len(&s), "{s:?}");
+        }
+    }
+
+    #[test]
+    fn collapsed_length_matches_the_plain_count_on_long_ascii() {
+        // Long runs of ASCII (read eight bytes at a time), white space of
+        // every kind at every offset of a word, control characters, and
+        // a non-ASCII character now and then.
+        let alphabet: Vec<char> = "aaaaZ9.  \t\n\r\x0b\x0c\x01\x1f\x7f\x08\x0e\x1f!~ \u{a0}\u{3000}\u{e9}"
+            .chars()
+            .collect();
+        let mut x: u64 = 7;
+        for len in 0..600 {
+            let mut s = String::new();
+            for _ in 0..len % 97 {
+                x = x
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                // Mostly ASCII: the non-ASCII characters (the last three)
+                // one time in 64.
+                let k = (x >> 33) as usize;
+                let pick = match k.is_multiple_of(64) {
+                    true => alphabet.len() - 1 - k / 64 % 3,
+                    false => k % (alphabet.len() - 3),
+                };
+                s.push(alphabet[pick]);
+            }
+            assert_eq!(collapsed_len(&s), plain_collapsed_len(&s), "{s:?}");
+        }
+        for s in ["        x", "x        ", "  ab  cd  ef  gh  ", "abcdefghijklmnop", "\t\t\t\t\t\t\t\ta"] {
+            assert_eq!(collapsed_len(s), plain_collapsed_len(s), "{s:?}");
         }
     }
 

@@ -107,6 +107,7 @@ internal! {
     #[cfg(feature = "templates")]
     mod templates;
 }
+mod atoms;
 pub mod dedup;
 mod document;
 mod error;

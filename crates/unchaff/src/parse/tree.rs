@@ -34,9 +34,9 @@ use html5ever::tokenizer::states::RawKind;
 
 use super::fast::{Builder, GiveUp, Next, Step, TagRef};
 use super::{Budget, MAX_ATTRIBUTES, MAX_DEPTH, MAX_OPEN_FORMATTING};
-use crate::Error;
-use crate::dom::{Attr, DOCUMENT, Dom, Flow, NodeId, NodeKind, Ns, Tag};
+use crate::dom::{Attr, DOCUMENT, Dom, Flow, NodeId, NodeKind, Ns, Tag, known_tag};
 use crate::limits::{BLOCK_MEMORY, ELEMENT_MEMORY, synthesized_budget};
+use crate::{Error, atoms};
 
 /// Elements the tree builder adds on top of the page's nesting, which the
 /// pre-pass caps at [`MAX_DEPTH`]: `html`, `body`, and a table's implied
@@ -590,8 +590,10 @@ fn all_space(s: &str) -> bool {
 impl Own {
     /// A tree builder within `limits`.
     pub(super) fn new(limits: Budget) -> Own {
+        let mut dom = Dom::new();
+        dom.reserve(limits.capacity);
         Own {
-            dom: Dom::new(),
+            dom,
             limits,
             elements_left: limits.elements,
             memory_left: limits.memory,
@@ -660,7 +662,7 @@ impl Own {
                     let from = to_u32(dom.attr_text.len());
                     dom.attr_text.push_str(value);
                     dom.attrs.push(Attr {
-                        name: LocalName::from(name),
+                        name: atoms::attribute(name),
                         start: from,
                         end: to_u32(dom.attr_text.len()),
                     });
@@ -2412,8 +2414,15 @@ impl Builder for Own {
     fn tag(&mut self, t: &TagRef<'_>) -> Step<Next> {
         self.ignore_lf = false;
         self.start_tags += usize::from(!t.end);
-        let atom = LocalName::from(t.name);
-        let id = self.dom.tag_id(&atom);
+        // A name with a fixed id has its atom without hashing.
+        let (atom, id) = match known_tag(t.name).and_then(|k| Some((k.known_atom()?, k))) {
+            Some((atom, k)) => (atom.clone(), Some(k)),
+            None => {
+                let atom = LocalName::from(t.name);
+                let id = self.dom.tag_id(&atom);
+                (atom, id)
+            }
+        };
         let key = match id {
             Some(k) if (k.0 as usize) < Tag::KNOWN => k,
             _ => rare_key(t.name),

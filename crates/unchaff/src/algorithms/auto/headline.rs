@@ -13,6 +13,8 @@
 //! `og:title` or `twitter:title`) is dropped. `keep-title=1` keeps it.
 //! What it does per folder: docs/RESULTS.md.
 
+use std::cell::OnceCell;
+
 use super::features::Blocks;
 use crate::algorithms::template_svm::tokens;
 use crate::annotate::Page;
@@ -95,6 +97,29 @@ pub fn page_titles(dom: &Dom) -> Vec<Vec<u64>> {
     titles
 }
 
+/// The page's titles ([`page_titles`]), read when first asked for and
+/// then kept: the story phase and the headline phase of one selection
+/// both compare blocks with them.
+pub struct Titles<'a> {
+    dom: &'a Dom,
+    read: OnceCell<Vec<Vec<u64>>>,
+}
+
+impl<'a> Titles<'a> {
+    /// The titles of `dom`, not read yet.
+    pub fn new(dom: &'a Dom) -> Titles<'a> {
+        Titles {
+            dom,
+            read: OnceCell::new(),
+        }
+    }
+
+    /// The titles, read the first time.
+    pub fn get(&self) -> &[Vec<u64>] {
+        self.read.get_or_init(|| page_titles(self.dom))
+    }
+}
+
 /// Whether a block with these tokens is the headline for one of `titles`.
 pub fn is_headline(block: &[u64], titles: &[Vec<u64>]) -> bool {
     if block.is_empty() || block.len() > HEADLINE_MAX_TOKENS {
@@ -109,12 +134,12 @@ pub fn is_headline(block: &[u64], titles: &[Vec<u64>]) -> bool {
 
 /// Unmarks the headline among the first [`HEADLINE_LOOK`] blocks of `keep`
 /// (blocks in document order); returns whether there was one.
-pub fn drop_headline(page: &Page<'_>, b: &Blocks, keep: &mut [bool]) -> bool {
+pub fn drop_headline(page: &Page<'_>, b: &Blocks, titles: &Titles<'_>, keep: &mut [bool]) -> bool {
     let first: Vec<usize> = (0..keep.len())
         .filter(|&k| keep[k])
         .take(HEADLINE_LOOK)
         .collect();
-    match find_headline(page, b, &first) {
+    match find_headline(page, b, titles, &first) {
         Some(k) => {
             keep[k] = false;
             true
@@ -133,7 +158,7 @@ pub const HEADLINE_LOOK_BACK: usize = 10;
 /// none of the first [`HEADLINE_LOOK`] kept blocks is the headline, the
 /// nearest of the [`HEADLINE_LOOK_BACK`] blocks before the first kept one
 /// that is gets kept. Returns whether the body now has its headline.
-pub fn keep_headline(page: &Page<'_>, b: &Blocks, keep: &mut [bool]) -> bool {
+pub fn keep_headline(page: &Page<'_>, b: &Blocks, titles: &Titles<'_>, keep: &mut [bool]) -> bool {
     let Some(body) = keep.iter().position(|&k| k) else {
         return false;
     };
@@ -148,7 +173,7 @@ pub fn keep_headline(page: &Page<'_>, b: &Blocks, keep: &mut [bool]) -> bool {
                 .filter(|&k| b.leaf[k]),
         )
         .collect();
-    match find_headline(page, b, &candidates) {
+    match find_headline(page, b, titles, &candidates) {
         Some(k) => {
             keep[k] = true;
             true
@@ -158,12 +183,17 @@ pub fn keep_headline(page: &Page<'_>, b: &Blocks, keep: &mut [bool]) -> bool {
 }
 
 /// The first of `candidates` (block indices) that is the page's headline.
-fn find_headline(page: &Page<'_>, b: &Blocks, candidates: &[usize]) -> Option<usize> {
+fn find_headline(
+    page: &Page<'_>,
+    b: &Blocks,
+    titles: &Titles<'_>,
+    candidates: &[usize],
+) -> Option<usize> {
     let short = |k: usize| b.chars[k] > 0 && b.chars[k] <= HEADLINE_MAX_CHARS;
     if !candidates.iter().any(|&k| short(k)) {
         return None;
     }
-    let titles = page_titles(page.dom);
+    let titles = titles.get();
     if titles.is_empty() {
         return None;
     }
@@ -186,7 +216,7 @@ fn find_headline(page: &Page<'_>, b: &Blocks, candidates: &[usize]) -> Option<us
     candidates
         .iter()
         .enumerate()
-        .find(|&(j, &k)| short(k) && is_headline(&text[j], &titles))
+        .find(|&(j, &k)| short(k) && is_headline(&text[j], titles))
         .map(|(_, &k)| k)
 }
 
@@ -271,19 +301,19 @@ mod tests {
         // The model kept the headline: dropped, and kept with keep-title.
         let mut keep: Vec<bool> = (0..b.nodes.len()).map(|k| k >= h1).collect();
         let all = keep.clone();
-        assert!(keep_headline(&page, &b, &mut keep));
+        assert!(keep_headline(&page, &b, &Titles::new(&dom), &mut keep));
         assert_eq!(keep, all);
-        assert!(drop_headline(&page, &b, &mut keep));
+        assert!(drop_headline(&page, &b, &Titles::new(&dom), &mut keep));
         assert!(!keep[h1] && keep[h1 + 1]);
         // The model left it out: keep-title puts it back, not "Menu".
-        assert!(keep_headline(&page, &b, &mut keep));
+        assert!(keep_headline(&page, &b, &Titles::new(&dom), &mut keep));
         assert_eq!(story(&keep), story(&all));
         // No title, nothing to find.
         let dom = parse("<p>Bridge rebuilt</p><p>The story.</p>");
         let page = crate::annotate::annotate(&dom, "", dom.body().unwrap());
         let b = features::blocks(&page, &Vocabulary::new());
         let mut keep = vec![true; b.nodes.len()];
-        assert!(!drop_headline(&page, &b, &mut keep));
+        assert!(!drop_headline(&page, &b, &Titles::new(&dom), &mut keep));
         assert!(keep.iter().all(|&k| k));
     }
 }

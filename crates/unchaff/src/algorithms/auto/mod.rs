@@ -427,8 +427,9 @@ impl Auto {
         let under = |(kept, length): (u32, u32), chars: u32, share: f32| {
             self.fallback && total > 0 && length < chars && (kept as f32) < share * total as f32
         };
+        let titles = headline::Titles::new(page.dom);
         let story = match self.story {
-            true => story::find_story(page, b),
+            true => story::find_story(page, b, &titles),
             false => None,
         };
         let probabilities = (block_stage, p);
@@ -478,9 +479,9 @@ impl Auto {
             keep = k2;
         }
         if self.keep_title {
-            headline::keep_headline(page, b, &mut keep);
+            headline::keep_headline(page, b, &titles, &mut keep);
         } else {
-            headline::drop_headline(page, b, &mut keep);
+            headline::drop_headline(page, b, &titles, &mut keep);
         }
         if self.nothing {
             nothing::drop_if_nothing(page, b, &mut keep);

@@ -16,7 +16,7 @@
 //! [`take_story`].
 
 use super::features::{self, Blocks};
-use super::headline::page_titles;
+use super::headline::Titles;
 use crate::algorithms::template_svm::tokens;
 use crate::annotate::Page;
 
@@ -94,7 +94,7 @@ pub fn names_story(block: &[u64], titles: &[Vec<u64>]) -> bool {
 
 /// The page's story, if a heading names it (see the module
 /// documentation).
-pub fn find_story(page: &Page<'_>, b: &Blocks) -> Option<Story> {
+pub fn find_story(page: &Page<'_>, b: &Blocks, titles: &Titles<'_>) -> Option<Story> {
     let n = b.features.len().min(b.chars.len());
     let level = |k: usize| b.features[k][HEADING_LEVEL];
     // A linked heading is more often a teaser's than the story's own.
@@ -108,7 +108,7 @@ pub fn find_story(page: &Page<'_>, b: &Blocks) -> Option<Story> {
     if candidates.is_empty() {
         return None;
     }
-    let titles = page_titles(page.dom);
+    let titles = titles.get();
     if titles.is_empty() {
         return None;
     }
@@ -127,7 +127,7 @@ pub fn find_story(page: &Page<'_>, b: &Blocks) -> Option<Story> {
     let headline = candidates
         .iter()
         .zip(&text)
-        .find(|&(&k, t)| level(k) as usize == top && names_story(t, &titles))
+        .find(|&(&k, t)| level(k) as usize == top && names_story(t, titles))
         .map(|(&k, _)| k)?;
     story_after(b, headline)
 }
@@ -450,7 +450,7 @@ mod tests {
         let page = page_of(&dom);
         let b = features::blocks(&page, &Vocabulary::new());
         let text = block_texts(&page, &b);
-        let st = find_story(&page, &b)?;
+        let st = find_story(&page, &b, &Titles::new(page.dom))?;
         assert!(
             text[st.headline].contains("sea wall"),
             "{}",
@@ -485,7 +485,7 @@ mod tests {
             &[],
             |_| true,
             |page, b, p1, p, keep| {
-                let st = find_story(page, b).unwrap();
+                let st = find_story(page, b, &Titles::new(page.dom)).unwrap();
                 assert!(settle(page, b, p1, p, keep, &st, 0.2));
             },
         );
@@ -510,7 +510,7 @@ mod tests {
             &[],
             |_| true,
             |page, b, p1, p, keep| {
-                let st = find_story(page, b).unwrap();
+                let st = find_story(page, b, &Titles::new(page.dom)).unwrap();
                 settle(page, b, p1, p, keep, &st, 0.2);
             },
         );
@@ -526,7 +526,7 @@ mod tests {
             &[],
             |t| !t.contains("sea wall") && !t.contains("Story"),
             |page, b, _, p, keep| {
-                let st = find_story(page, b).unwrap();
+                let st = find_story(page, b, &Titles::new(page.dom)).unwrap();
                 took = take_story(b, p, 0.5, keep, &st);
             },
         );
@@ -583,7 +583,7 @@ mod tests {
             let mut took = false;
             let rows = [("Body", 0.9, p_body)];
             let left = run(&html, &rows, |t| !t.contains("sea wall"), |page, b, _, p, keep| {
-                let st = find_story(page, b).unwrap();
+                let st = find_story(page, b, &Titles::new(page.dom)).unwrap();
                 took = take_story(b, p, 0.5, keep, &st);
             });
             (left, took)
@@ -606,7 +606,7 @@ mod tests {
         let settled = |story_p1: f32| {
             let rows = [("Story", story_p1, 0.4), ("Teaser", 0.6, 0.8)];
             run(&html, &rows, teasers, |page, b, p1, p, keep| {
-                let st = find_story(page, b).unwrap();
+                let st = find_story(page, b, &Titles::new(page.dom)).unwrap();
                 settle(page, b, p1, p, keep, &st, 0.2);
             })
         };

@@ -10,7 +10,9 @@
 //! that are too short to match safely inside others (`ad`, `nav`, `tag`…)
 //! must be a whole token of the name.
 
-use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
+use aho_corasick::automaton::Automaton;
+use aho_corasick::dfa::DFA;
+use aho_corasick::{Anchored, MatchKind};
 
 /// A vocabulary family: one bit of [`Families`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -154,45 +156,72 @@ const TOKENS: &[(&str, Family)] = &[
 
 /// The compiled vocabulary.
 pub struct Vocabulary {
-    /// `None` only if the automaton could not be built, which the fixed
-    /// word list rules out; then only whole tokens match.
-    matcher: Option<AhoCorasick>,
+    /// Every word, substrings then tokens, as one automaton (a DFA
+    /// without a prefilter: the names are short, and the scan below is a
+    /// table look-up a byte). `None` only if it could not be built, which
+    /// the fixed word list rules out; then nothing matches.
+    matcher: Option<DFA>,
 }
 
 impl Vocabulary {
     /// Compiles the word lists.
     pub fn new() -> Vocabulary {
-        let matcher = AhoCorasickBuilder::new()
+        let matcher = DFA::builder()
             .ascii_case_insensitive(true)
             .match_kind(MatchKind::Standard)
+            .prefilter(false)
             .build(SUBSTRINGS.iter().chain(TOKENS).map(|(w, _)| *w))
             .ok();
         Vocabulary { matcher }
     }
 
     /// The families named in `s` (an element's class, id, role and
-    /// itemprop values joined by spaces).
+    /// itemprop values joined by spaces): every occurrence of every word
+    /// (overlapping ones too), tokens only where they are whole.
+    ///
+    /// The automaton is walked a byte at a time through its public
+    /// low-level interface: at each position where words end, each word
+    /// ending there is looked at, which is what an overlapping search
+    /// reports (in another order, which an OR of bits does not see),
+    /// without the search's per-match state.
     pub fn families(&self, s: &str) -> Families {
-        let Some(m) = &self.matcher else {
+        let Some(dfa) = &self.matcher else {
+            return 0;
+        };
+        let Ok(mut sid) = dfa.start_state(Anchored::No) else {
             return 0;
         };
         let bytes = s.as_bytes();
         let word = |i: usize| bytes.get(i).is_some_and(u8::is_ascii_alphanumeric);
         let mut f: Families = 0;
-        for hit in m.find_overlapping_iter(s) {
-            let k = hit.pattern().as_usize();
-            let fam = match SUBSTRINGS.get(k) {
-                Some(&(_, fam)) => fam,
-                // A short word: only as a whole token.
-                None => {
-                    let whole = (hit.start() == 0 || !word(hit.start() - 1)) && !word(hit.end());
-                    match TOKENS.get(k - SUBSTRINGS.len()) {
-                        Some(&(_, fam)) if whole => fam,
-                        _ => continue,
+        for (at, &b) in bytes.iter().enumerate() {
+            sid = dfa.next_state(Anchored::No, sid, b);
+            if !dfa.is_special(sid) {
+                continue;
+            }
+            if dfa.is_dead(sid) {
+                break;
+            }
+            if !dfa.is_match(sid) {
+                continue;
+            }
+            let end = at + 1;
+            for i in 0..dfa.match_len(sid) {
+                let k = dfa.match_pattern(sid, i).as_usize();
+                let fam = match SUBSTRINGS.get(k) {
+                    Some(&(_, fam)) => fam,
+                    // A short word: only as a whole token.
+                    None => {
+                        let start = end - dfa.pattern_len(dfa.match_pattern(sid, i));
+                        let whole = (start == 0 || !word(start - 1)) && !word(end);
+                        match TOKENS.get(k - SUBSTRINGS.len()) {
+                            Some(&(_, fam)) if whole => fam,
+                            _ => continue,
+                        }
                     }
-                }
-            };
-            f |= 1 << fam as u8;
+                };
+                f |= 1 << fam as u8;
+            }
         }
         f
     }
@@ -225,5 +254,62 @@ mod tests {
         assert!(!has(v.families("canvas"), Family::Nav));
         assert_eq!(v.families(""), 0);
         assert!(has(v.families("ARTICLE-BODY"), Family::Positive));
+    }
+
+    /// The families as an overlapping search of the crate's high-level
+    /// interface reports them (how they were found before the walk of
+    /// the automaton).
+    fn families_by_search(s: &str) -> Families {
+        let m = aho_corasick::AhoCorasick::builder()
+            .ascii_case_insensitive(true)
+            .match_kind(MatchKind::Standard)
+            .build(SUBSTRINGS.iter().chain(TOKENS).map(|(w, _)| *w))
+            .expect("builds");
+        let bytes = s.as_bytes();
+        let word = |i: usize| bytes.get(i).is_some_and(u8::is_ascii_alphanumeric);
+        let mut f: Families = 0;
+        for hit in m.find_overlapping_iter(s) {
+            let k = hit.pattern().as_usize();
+            let fam = match SUBSTRINGS.get(k) {
+                Some(&(_, fam)) => fam,
+                None => {
+                    let whole = (hit.start() == 0 || !word(hit.start() - 1)) && !word(hit.end());
+                    match TOKENS.get(k - SUBSTRINGS.len()) {
+                        Some(&(_, fam)) if whole => fam,
+                        _ => continue,
+                    }
+                }
+            };
+            f |= 1 << fam as u8;
+        }
+        f
+    }
+
+    #[test]
+    fn the_walk_finds_what_an_overlapping_search_finds() {
+        let v = Vocabulary::new();
+        let words: Vec<&str> = SUBSTRINGS.iter().chain(TOKENS).map(|(w, _)| *w).collect();
+        let glue = ["", " ", "-", "_", "x", "1", "\u{e9}", "A"];
+        let mut names: Vec<String> = Vec::new();
+        // Every word alone, upper-cased, and every pair with every glue:
+        // overlaps ("adsense" holds "ad", "ads", "adsense"), tokens at
+        // both ends and inside, case folded.
+        for (i, a) in words.iter().enumerate() {
+            names.push(a.to_string());
+            names.push(a.to_ascii_uppercase());
+            for (j, b) in words.iter().enumerate().filter(|(j, _)| (i * 7 + j) % 5 == 0) {
+                let g = glue[(i + j) % glue.len()];
+                names.push(format!("{a}{g}{b}"));
+                names.push(format!("{g}{a}{b}{g}"));
+            }
+        }
+        names.extend(
+            ["", " ", "header read shadow", "canvas", "top-ad slot", "navad", "ad-nav-tags"]
+                .map(String::from),
+        );
+        for name in &names {
+            assert_eq!(v.families(name), families_by_search(name), "{name:?}");
+        }
+        assert!(names.len() > 3_000);
     }
 }
