@@ -28,15 +28,19 @@ const MIN_FAST_TAKE_PERCENT: usize = 90;
 /// The share of dev pages (after the pre-pass) our tree builder must take.
 const MIN_OWN_TAKE_PERCENT: usize = 95;
 
-/// A parser under test: its name in messages, and the parse (the tree,
-/// or why it gave up).
+/// A parser under test: its name in messages, the parse (the tree, or
+/// why it gave up), the tree it must build (html5ever's alone, on the same
+/// markup or on the pre-filtered markup), and whether it reads pages only
+/// as given (the one-pass parse makes the pre-pass's edits itself).
 struct Parser {
     name: &'static str,
     parse: fn(&str) -> Result<Dom, &'static str>,
+    reference: fn(&str) -> Dom,
+    as_given_only: bool,
 }
 
-/// Whether `parser` took `html`; panics if its tree differs from
-/// html5ever's alone.
+/// Whether `parser` took `html`; panics if its tree differs from its
+/// reference.
 fn check(
     parser: &Parser,
     id: &str,
@@ -46,18 +50,27 @@ fn check(
     match (parser.parse)(html) {
         Ok(dom) => {
             let tree = dom.outline();
-            let reference = parse_html5ever(html).outline();
+            let reference = (parser.reference)(html).outline();
             if tree != reference {
                 let line = tree
                     .lines()
                     .zip(reference.lines())
                     .position(|(a, b)| a != b)
                     .unwrap_or(0);
+                // A few lines around it, each cut short (a script's text
+                // is one line).
+                let around = |t: &str| -> Vec<String> {
+                    t.lines()
+                        .skip(line.saturating_sub(4))
+                        .take(6)
+                        .map(|l| l.chars().take(300).collect())
+                        .collect()
+                };
                 panic!(
-                    "{id}: {}'s tree differs from html5ever's at line {line}:\n{:?}\n{:?}",
+                    "{id}: {}'s tree differs from the reference at line {line}:\n{:#?}\n{:#?}",
                     parser.name,
-                    tree.lines().nth(line),
-                    reference.lines().nth(line)
+                    around(&tree),
+                    around(&reference)
                 );
             }
             true
@@ -69,9 +82,10 @@ fn check(
     }
 }
 
-/// Runs `parser` beside html5ever over every dev page, after the pre-pass
-/// and as given, and checks it took at least `min_percent` of the pages
-/// after the pre-pass (measured: docs/BENCHMARKS.md).
+/// Runs `parser` beside its reference over every dev page, after the
+/// pre-pass and as given (or as given only), and checks it took at least
+/// `min_percent` of the pages after the pre-pass (or as given)
+/// (measured: docs/BENCHMARKS.md).
 fn differential(parser: &Parser, min_percent: usize) {
     let root = common::data_root();
     let folders = list_folders(&root).expect("list the dev folders");
@@ -88,7 +102,7 @@ fn differential(parser: &Parser, min_percent: usize) {
                 let bytes = gunzip_if_needed(&raw, DEFAULT_MAX_INPUT).expect("gunzip");
                 let text = decode(&bytes, None).expect("decode").text;
                 (
-                    check(parser, &p.id, &prefilter(&text), &why),
+                    !parser.as_given_only && check(parser, &p.id, &prefilter(&text), &why),
                     check(parser, &format!("{} (as given)", p.id), &text, &why),
                 )
             })
@@ -113,9 +127,14 @@ fn differential(parser: &Parser, min_percent: usize) {
         parser.name
     );
     assert!(pages > 5000, "{pages} pages");
+    let taken = if parser.as_given_only {
+        taken_raw
+    } else {
+        taken_filtered
+    };
     assert!(
-        taken_filtered * 100 >= pages * min_percent,
-        "{} took {taken_filtered} of {pages} pages",
+        taken * 100 >= pages * min_percent,
+        "{} took {taken} of {pages} pages",
         parser.name
     );
     assert!(taken_raw > 0);
@@ -130,6 +149,8 @@ fn fast_tokenizer_builds_html5evers_tree_on_every_dev_page() {
     let parser = Parser {
         name: "the fast tokenizer",
         parse: parse_fast_or_why,
+        reference: parse_html5ever,
+        as_given_only: false,
     };
     differential(&parser, MIN_FAST_TAKE_PERCENT);
 }
@@ -146,6 +167,8 @@ fn own_tree_builder_builds_html5evers_tree_on_every_dev_page() {
     let parser = Parser {
         name: "our tree builder",
         parse: parse_own_or_why,
+        reference: parse_html5ever,
+        as_given_only: false,
     };
     differential(&parser, MIN_OWN_TAKE_PERCENT);
 }
@@ -165,69 +188,11 @@ const MIN_ONE_PASS_TAKE_PERCENT: usize = 90;
     ignore = "needs the dev datasets (../shared/data or $UNCHAFF_DATA): absent when built"
 )]
 fn one_pass_parse_builds_the_pre_filtered_tree_on_every_dev_page() {
-    let root = common::data_root();
-    let folders = list_folders(&root).expect("list the dev folders");
-    assert_eq!(folders.len(), 12, "the 12 dev folders");
-    let (mut pages, mut taken) = (0, 0);
-    let why = Mutex::new(BTreeMap::<&'static str, usize>::new());
-    for dir in folders {
-        let ds = Dataset::open(&dir).expect("open dataset");
-        let took: Vec<bool> = ds
-            .pages
-            .par_iter()
-            .map(|p| {
-                let raw = ds.read_page_bytes(p).expect("read page");
-                let bytes = gunzip_if_needed(&raw, DEFAULT_MAX_INPUT).expect("gunzip");
-                let text = decode(&bytes, None).expect("decode").text;
-                match parse_one_pass_or_why(&text) {
-                    Ok(dom) => {
-                        let tree = dom.outline();
-                        let reference = parse_html5ever(&prefilter(&text)).outline();
-                        if tree != reference {
-                            let line = tree
-                                .lines()
-                                .zip(reference.lines())
-                                .position(|(a, b)| a != b)
-                                .unwrap_or(0);
-                            let around = |t: &str| -> Vec<String> {
-                                t.lines()
-                                    .skip(line.saturating_sub(4))
-                                    .take(6)
-                                    .map(|l| l.chars().take(300).collect())
-                                    .collect()
-                            };
-                            panic!(
-                                "{}: the one-pass tree differs from the pre-filtered page's at line {line}:\n{:#?}\n{:#?}",
-                                p.id,
-                                around(&tree),
-                                around(&reference)
-                            );
-                        }
-                        true
-                    }
-                    Err(reason) => {
-                        *why.lock().unwrap().entry(reason).or_default() += 1;
-                        false
-                    }
-                }
-            })
-            .collect();
-        let t = took.iter().filter(|t| **t).count();
-        eprintln!(
-            "{}: one pass on {t} of {} pages",
-            dir.file_name().unwrap_or_default().to_string_lossy(),
-            took.len()
-        );
-        pages += took.len();
-        taken += t;
-    }
-    let mut why: Vec<_> = why.into_inner().unwrap().into_iter().collect();
-    why.sort_by_key(|w| std::cmp::Reverse(w.1));
-    eprintln!("the one-pass parse gave up at: {why:?}");
-    eprintln!("one pass on {taken} of {pages} pages");
-    assert!(pages > 5000, "{pages} pages");
-    assert!(
-        taken * 100 >= pages * MIN_ONE_PASS_TAKE_PERCENT,
-        "one pass on {taken} of {pages} pages"
-    );
+    let parser = Parser {
+        name: "the one-pass parse",
+        parse: parse_one_pass_or_why,
+        reference: |html| parse_html5ever(&prefilter(html)),
+        as_given_only: true,
+    };
+    differential(&parser, MIN_ONE_PASS_TAKE_PERCENT);
 }
