@@ -276,6 +276,9 @@ pub struct Auto {
     /// Whether a selection the model is unsure of throughout is made
     /// again at a lower threshold ([`unsure`]).
     pub unsure: bool,
+    /// Whether an article's comments kept without the article make the
+    /// selection short for the fallback ([`comments::article_missed`]).
+    pub comments_short: bool,
 }
 
 impl Auto {
@@ -303,6 +306,7 @@ impl Auto {
             story: true,
             chrome_lines: true,
             unsure: true,
+            comments_short: true,
         })
     }
 
@@ -365,7 +369,17 @@ impl Auto {
                         consent::drop_consent(page, b, &mut keep);
                     }
                 }
-                Phase::Measure => kept = (kept_chars(b, &keep), kept_length(b, &keep)),
+                Phase::Measure => {
+                    kept = (kept_chars(b, &keep), kept_length(b, &keep));
+                    if self.comments_short
+                        && pass == Pass::AtThreshold
+                        && comments::article_missed(b, p, &keep, self.threshold * FALLBACK_RELAX)
+                    {
+                        let outside: Vec<bool> =
+                            keep.iter().zip(&b.comment).map(|(&k, &c)| k && !c).collect();
+                        kept = (kept_chars(b, &outside), kept_length(b, &outside));
+                    }
+                }
                 Phase::IncludeComments => {
                     if self.include_comments {
                         for (k, keep) in keep.iter_mut().enumerate() {
@@ -685,6 +699,16 @@ pub fn params() -> &'static [Param] {
         )),
     },
     Param {
+        name: "comments-short",
+        default: "1",
+        range: "0 or 1",
+        meaning: text(format!(
+            "1 counts a selection of {} or more comment blocks with under {} characters kept outside them, under text the model was less sure of, as short for the fallback (an article's comment thread kept without the article); 0 counts the comments",
+            comments::THREAD_MIN_BLOCKS,
+            comments::ARTICLE_MIN_CHARS,
+        )),
+    },
+    Param {
         name: "context",
         default: "1",
         range: "0 or 1",
@@ -748,6 +772,7 @@ fn configure(p: &mut Params) -> Result<Auto, Error> {
     a.story = p.f64("story", 1.0)? != 0.0;
     a.chrome_lines = p.f64("chrome-lines", 1.0)? != 0.0;
     a.unsure = p.f64("unsure", 1.0)? != 0.0;
+    a.comments_short = p.f64("comments-short", 1.0)? != 0.0;
     Ok(a)
 }
 
@@ -803,7 +828,9 @@ enum Phase {
     /// Drops the blocks of a cookie-consent dialog (`consent=1`).
     Consent,
     /// Counts the kept characters: what the fallback's test reads, before
-    /// the phases that fill in and take out.
+    /// the phases that fill in and take out; at the threshold, a comment
+    /// thread kept without its article counts for nothing
+    /// ([`comments::article_missed`], `comments-short=1`).
     Measure,
     /// Keeps the prose of comment sections (`include-comments=1`).
     IncludeComments,
