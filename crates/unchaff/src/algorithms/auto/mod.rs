@@ -17,7 +17,9 @@
 //!    ([`context`]) from the block stage's probabilities around the block
 //!    (neighbours, containers, main region, tag path).
 //! 3. [`Auto::select`] keeps the blocks whose probability reaches the
-//!    threshold, less those of a cookie-consent dialog
+//!    threshold (a lower one when the kept blocks' own probabilities say
+//!    the model is unsure of the whole page: [`unsure`]), less those of
+//!    a cookie-consent dialog
 //!    ([`consent::drop_consent`]); then, in each group of repeated
 //!    records (a thread's posts, a listing's items), the blocks whose
 //!    place in their record is that of a kept paragraph (the opening post
@@ -59,6 +61,7 @@ pub mod nothing;
 pub mod records;
 pub mod siblings;
 pub mod story;
+pub mod unsure;
 pub mod vocab;
 
 use super::{Algorithm, Param, Params, Reason, Selection};
@@ -270,6 +273,12 @@ pub struct Auto {
     /// Whether kept lines of page furniture are dropped
     /// ([`chrome_lines`]).
     pub chrome_lines: bool,
+    /// Whether a selection the model is unsure of throughout is made
+    /// again at a lower threshold ([`unsure`]).
+    pub unsure: bool,
+    /// Whether an article's comments kept without the article make the
+    /// selection short for the fallback ([`comments::article_missed`]).
+    pub comments_short: bool,
 }
 
 impl Auto {
@@ -296,6 +305,8 @@ impl Auto {
             nothing: true,
             story: true,
             chrome_lines: true,
+            unsure: true,
+            comments_short: true,
         })
     }
 
@@ -348,12 +359,27 @@ impl Auto {
                 continue;
             }
             match phase {
+                Phase::Unsure => {
+                    if self.unsure {
+                        unsure::lower_threshold(b, p, t, &mut keep);
+                    }
+                }
                 Phase::Consent => {
                     if self.consent {
                         consent::drop_consent(page, b, &mut keep);
                     }
                 }
-                Phase::Measure => kept = (kept_chars(b, &keep), kept_length(b, &keep)),
+                Phase::Measure => {
+                    kept = (kept_chars(b, &keep), kept_length(b, &keep));
+                    if self.comments_short
+                        && pass == Pass::AtThreshold
+                        && comments::article_missed(b, p, &keep, self.threshold * FALLBACK_RELAX)
+                    {
+                        let outside: Vec<bool> =
+                            keep.iter().zip(&b.comment).map(|(&k, &c)| k && !c).collect();
+                        kept = (kept_chars(b, &outside), kept_length(b, &outside));
+                    }
+                }
                 Phase::IncludeComments => {
                     if self.include_comments {
                         for (k, keep) in keep.iter_mut().enumerate() {
@@ -664,6 +690,26 @@ pub fn params() -> &'static [Param] {
         meaning: "1 drops kept blocks that are a line of page furniture: an advertisement's label, \"Click to expand\", a gallery's \"Image 2 of 5\", a post's \"Posted by … | 9:41 PM\" or permalink line, a post's or comment's \"Reply\", \"Quote\" or \"Share\" button, a forum post's \"Offline\", \"Top\" or \"answered Nov 2 at 9:41\" line; 0 keeps them",
     },
     Param {
+        name: "unsure",
+        default: "1",
+        range: "0 or 1",
+        meaning: text(format!(
+            "1 makes the selection again at {} x the threshold when the kept blocks' mean probability lies less than {} above the threshold (a page the model is unsure of throughout: a landing page's sections, a shop's collection); 0 keeps what passes the threshold",
+            unsure::LOWER,
+            unsure::KEPT_MARGIN,
+        )),
+    },
+    Param {
+        name: "comments-short",
+        default: "1",
+        range: "0 or 1",
+        meaning: text(format!(
+            "1 counts a selection of {} or more comment blocks with under {} characters kept outside them, under text the model was less sure of, as short for the fallback (an article's comment thread kept without the article); 0 counts the comments",
+            comments::THREAD_MIN_BLOCKS,
+            comments::ARTICLE_MIN_CHARS,
+        )),
+    },
+    Param {
         name: "context",
         default: "1",
         range: "0 or 1",
@@ -726,6 +772,8 @@ fn configure(p: &mut Params) -> Result<Auto, Error> {
     a.nothing = p.f64("nothing", 1.0)? != 0.0;
     a.story = p.f64("story", 1.0)? != 0.0;
     a.chrome_lines = p.f64("chrome-lines", 1.0)? != 0.0;
+    a.unsure = p.f64("unsure", 1.0)? != 0.0;
+    a.comments_short = p.f64("comments-short", 1.0)? != 0.0;
     Ok(a)
 }
 
@@ -775,10 +823,15 @@ enum Pass {
 /// A phase of a selection pass, run over the kept flags of the blocks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Phase {
+    /// Makes the selection again at a lower threshold when the model is
+    /// unsure of the blocks it kept ([`unsure`], `unsure=1`).
+    Unsure,
     /// Drops the blocks of a cookie-consent dialog (`consent=1`).
     Consent,
     /// Counts the kept characters: what the fallback's test reads, before
-    /// the phases that fill in and take out.
+    /// the phases that fill in and take out; at the threshold, a comment
+    /// thread kept without its article counts for nothing
+    /// ([`comments::article_missed`], `comments-short=1`).
     Measure,
     /// Keeps the prose of comment sections (`include-comments=1`).
     IncludeComments,
@@ -809,6 +862,7 @@ enum Phase {
 /// The phases of a selection pass, in order, each with whether the
 /// relaxed pass runs it too.
 const PHASES: &[(Phase, bool)] = &[
+    (Phase::Unsure, false),
     (Phase::Consent, true),
     (Phase::Measure, true),
     (Phase::IncludeComments, false),
