@@ -43,9 +43,11 @@ def element_dense(size):
 
 
 def peak_rss_kb(binary, path):
-    with tempfile.NamedTemporaryFile("r") as t:
+    # /dev/null opened write-only: subprocess.DEVNULL opens it read-write,
+    # which unchaff cannot tell from a closed standard output (refused).
+    with tempfile.NamedTemporaryFile("r") as t, open(os.devnull, "w") as null:
         r = subprocess.run(["/usr/bin/time", "-f", "%M", "-o", t.name, binary, "extract", path],
-                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                           stdout=null, stderr=subprocess.PIPE, text=True)
         kb = int(t.read().split()[-1])
     return kb, r.returncode, r.stderr.strip()[-200:]
 
