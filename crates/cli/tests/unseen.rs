@@ -5,7 +5,7 @@
 //! page with no main content at all (issue #37); and the failure classes
 //! of issue #38: several stories on one page, a news column beside a
 //! short story, lines of page furniture inside the article, comment
-//! machinery.
+//! machinery, a short blog post lost to its sidebar.
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -206,4 +206,30 @@ fn comment_machinery_is_never_content() {
     let text = extract("comments.html");
     assert_has(&text, &["rebuilt from the bottom up"]);
     assert_lacks(&text, &["hearting was the part", "Reply"]);
+}
+
+/// Issue #38, a short post lost to its sidebar: a blog's post of two
+/// lines under its title (`h3`, below the widgets' `h2` titles and the
+/// blog's `h1`), beside an about-me blurb of seven sentences. The model
+/// kept the blurb and scored the post as noise; the post the title names
+/// is the content, the blurb and the archive are not.
+#[test]
+fn a_short_post_is_not_lost_to_the_sidebar() {
+    let text = extract("blog-post.html");
+    assert_has(
+        &text,
+        &["Four quick studies of the trawlers", "mostly shadow"],
+    );
+    assert_lacks(
+        &text,
+        &[
+            "I draw boats",
+            "twenty years",
+            "November 2012",
+            "Tidal Notebook",
+        ],
+    );
+    // With the phase off, the blurb is what comes out.
+    let text = extract_with("blog-post.html", &["-p", "post=0"]);
+    assert_has(&text, &["I draw boats"]);
 }

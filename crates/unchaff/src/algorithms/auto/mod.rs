@@ -279,6 +279,9 @@ pub struct Auto {
     /// Whether an article's comments kept without the article make the
     /// selection short for the fallback ([`comments::article_missed`]).
     pub comments_short: bool,
+    /// Whether a post that a heading below the page's highest level names
+    /// replaces a selection that lies outside it ([`story::take_post`]).
+    pub post: bool,
 }
 
 impl Auto {
@@ -307,6 +310,7 @@ impl Auto {
             chrome_lines: true,
             unsure: true,
             comments_short: true,
+            post: true,
         })
     }
 
@@ -345,7 +349,7 @@ impl Auto {
         b: &Blocks,
         (block_stage, p): (&[f32], &[f32]),
         pass: Pass,
-        story: Option<&story::Story>,
+        (story, post): (Option<&story::Story>, Option<&story::Story>),
     ) -> (Vec<bool>, (u32, u32), bool) {
         let t = match pass {
             Pass::AtThreshold => self.threshold,
@@ -430,6 +434,13 @@ impl Auto {
                         to_story = story::take_story(b, p, self.threshold, &mut keep, st)
                     }
                 },
+                Phase::Post => {
+                    if let Some(st) = post
+                        && story::take_post(b, &mut keep, st)
+                    {
+                        to_story = true;
+                    }
+                }
                 Phase::ChromeLines => {
                     if self.chrome_lines {
                         chrome_lines::drop_chrome_lines(page, b, &mut keep);
@@ -458,15 +469,21 @@ impl Auto {
             true => story::find_story(page, b, &titles),
             false => None,
         };
+        // A blog's post under a heading below the page's highest level,
+        // when no heading of that level names the title.
+        let post = match (self.story && self.post, &story) {
+            (true, None) => story::find_post(page, b, &titles),
+            _ => None,
+        };
+        let stories = (story.as_ref(), post.as_ref());
         let probabilities = (block_stage, p);
-        let (mut keep, kept, _) =
-            self.pass(page, b, probabilities, Pass::AtThreshold, story.as_ref());
+        let (mut keep, kept, _) = self.pass(page, b, probabilities, Pass::AtThreshold, stories);
         let mut relaxed = false;
         if under(kept, RELAX_CHARS, RELAX_SHARE) {
             relaxed = true;
             // The next candidates: the blocks the model was less sure of.
             let (k2, kept2, to_story) =
-                self.pass(page, b, probabilities, Pass::Relaxed, story.as_ref());
+                self.pass(page, b, probabilities, Pass::Relaxed, stories);
             if !to_story && under(kept2, FALLBACK_CHARS, FALLBACK_SHARE) {
                 let best = super::cetd_tpc::CetdTpc::default().run(page);
                 let dialog = self.consent
@@ -710,6 +727,12 @@ pub fn params() -> &'static [Param] {
         )),
     },
     Param {
+        name: "post",
+        default: "1",
+        range: "0 or 1",
+        meaning: "1 takes the post a heading below the page's highest level names (the page title's words; a blog's h3 post title under h2 widget titles) when the selection lies wholly outside it (a sidebar's about-me blurb or blogroll kept for a two-line post); 0 leaves the selection",
+    },
+    Param {
         name: "context",
         default: "1",
         range: "0 or 1",
@@ -774,6 +797,7 @@ fn configure(p: &mut Params) -> Result<Auto, Error> {
     a.chrome_lines = p.f64("chrome-lines", 1.0)? != 0.0;
     a.unsure = p.f64("unsure", 1.0)? != 0.0;
     a.comments_short = p.f64("comments-short", 1.0)? != 0.0;
+    a.post = p.f64("post", 1.0)? != 0.0;
     Ok(a)
 }
 
@@ -852,6 +876,10 @@ enum Phase {
     /// ([`story::settle`]); relaxed, the story's text replaces a
     /// selection that lies mostly outside it ([`story::take_story`]).
     Story,
+    /// A post a heading below the page's highest level names replaces a
+    /// selection that lies wholly outside it ([`story::take_post`],
+    /// `post=1`).
+    Post,
     /// Drops kept blocks that are a line of page furniture
     /// ([`chrome_lines`], `chrome-lines=1`): an advertisement's label,
     /// "Click to expand", a gallery's counter, a post's meta line, a
@@ -871,6 +899,7 @@ const PHASES: &[(Phase, bool)] = &[
     (Phase::Listings, false),
     (Phase::DropComments, true),
     (Phase::Story, true),
+    (Phase::Post, true),
     (Phase::ChromeLines, true),
 ];
 

@@ -92,9 +92,34 @@ pub fn names_story(block: &[u64], titles: &[Vec<u64>]) -> bool {
     })
 }
 
-/// The page's story, if a heading names it (see the module
-/// documentation).
+/// The page's story, if a heading of the page's highest level names it
+/// (see the module documentation).
 pub fn find_story(page: &Page<'_>, b: &Blocks, titles: &Titles<'_>) -> Option<Story> {
+    find_headline(page, b, titles, Level::Top)
+}
+
+/// The post a heading below the page's highest level names, when none of
+/// that level does: a blog's post title (`h3`) under its widgets' titles
+/// (`h2`) and the blog's name (`h1`). See [`take_post`].
+pub fn find_post(page: &Page<'_>, b: &Blocks, titles: &Titles<'_>) -> Option<Story> {
+    find_headline(page, b, titles, Level::Below)
+}
+
+/// Which headings [`find_headline`] looks at.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Level {
+    /// Those of the page's highest level.
+    Top,
+    /// Those below it.
+    Below,
+}
+
+fn find_headline(
+    page: &Page<'_>,
+    b: &Blocks,
+    titles: &Titles<'_>,
+    which: Level,
+) -> Option<Story> {
     let n = b.features.len().min(b.chars.len());
     let level = |k: usize| b.features[k][HEADING_LEVEL];
     // A linked heading is more often a teaser's than the story's own.
@@ -124,12 +149,52 @@ pub fn find_story(page: &Page<'_>, b: &Blocks, titles: &Titles<'_>) -> Option<St
     // story on a page whose `h1` does not is a section of the article
     // (or a teaser) that repeats the title, not its headline.
     let top = candidates.iter().map(|&k| level(k) as usize).min()?;
+    let at_level = |k: usize| match which {
+        Level::Top => level(k) as usize == top,
+        Level::Below => level(k) as usize > top,
+    };
     let headline = candidates
         .iter()
         .zip(&text)
-        .find(|&(&k, t)| level(k) as usize == top && names_story(t, titles))
+        .find(|&(&k, t)| at_level(k) && names_story(t, titles))
         .map(|(&k, _)| k)?;
     story_after(b, headline)
+}
+
+/// [`take_post`] leaves a selection of more than this many characters:
+/// a blog's sidebar widgets (an about-me blurb, a blogroll, a category
+/// list) hold a few hundred to two thousand (held out, dragnet's blogs
+/// 1,121–2,068), while the main text the model kept on a page one of
+/// whose section headings repeats the title is longer (wcxb-dev's
+/// product and service pages, 5,029–98,856 characters).
+pub const POST_MAX_KEPT_CHARS: u32 = 3_000;
+
+/// … or when this share of its characters or more lies in the post: the
+/// model found the post, if not all of it. Below it, the post is a
+/// sliver of the selection (held out, dragnet R103: a post's signature,
+/// 5 characters of 280, kept with the sidebar's blurb).
+pub const POST_INSIDE_SHARE: f32 = 0.1;
+
+/// Replaces the selection `keep` with the text blocks of the post `st`
+/// ([`find_post`]) when none of its blocks is kept: the model kept a
+/// blog's sidebar (an about-me blurb, a blogroll, a category list) for a
+/// post of two lines it scored as noise. Returns whether it did.
+pub fn take_post(b: &Blocks, keep: &mut [bool], st: &Story) -> bool {
+    let n = keep.len().min(b.chars.len());
+    let kept = |k: usize| k < n && keep[k];
+    let kept_chars: u32 = (0..n).filter(|&k| kept(k)).map(|k| b.chars[k]).sum();
+    let inside: u32 = st.blocks.clone().filter(|&k| kept(k)).map(|k| b.chars[k]).sum();
+    if kept_chars == 0
+        || kept_chars > POST_MAX_KEPT_CHARS
+        || inside as f32 >= POST_INSIDE_SHARE * kept_chars as f32
+    {
+        return false;
+    }
+    keep.iter_mut().for_each(|k| *k = false);
+    for k in st.text_blocks(b).filter(|&k| k < n) {
+        keep[k] = true;
+    }
+    true
 }
 
 /// The story that `headline` opens (see [`Story::blocks`]), if its
@@ -595,6 +660,59 @@ mod tests {
         let (left, took) = settled(0.3);
         assert!(took);
         assert!(!left.iter().any(|t| t.contains("Body 2")), "{left:?}");
+    }
+
+    /// A blog: its name in `h1`, a sidebar of `h2` widgets with an
+    /// about-me blurb of `blurb` sentences, the post under an `h3`.
+    fn blog(blurb: usize) -> String {
+        let about = "I walk down to the harbour every morning with a sketchbook. ".repeat(blurb);
+        format!(
+            "<html><head><title>Harbour Sketchbook: {TITLE}</title></head><body>\
+             <h1>Harbour Sketchbook</h1>\
+             <div class=side><h2>About Me</h2><p>About: {about}</p><h2>Archive</h2></div>\
+             <div class=main><h2>Sunday, 4 November</h2><div class=post><h3>{TITLE}</h3>{}</div></div>\
+             </body></html>",
+            para("Post one.")
+        )
+    }
+
+    /// What [`take_post`] leaves of a selection of the blocks `kept`
+    /// picks, and whether it took the post.
+    fn posted(html: &str, kept: impl Fn(&str) -> bool) -> (Vec<String>, bool) {
+        let mut took = false;
+        let left = run(html, &[], kept, |page, b, _, _, keep| {
+            let titles = Titles::new(page.dom);
+            assert!(find_story(page, b, &titles).is_none());
+            let st = find_post(page, b, &titles).unwrap();
+            took = take_post(b, keep, &st);
+        });
+        (left, took)
+    }
+
+    #[test]
+    fn a_post_under_a_lower_heading_replaces_the_sidebar() {
+        // The blurb kept, the post not: the post instead.
+        let (left, took) = posted(&blog(8), |t| t.starts_with("About"));
+        assert!(took);
+        assert_eq!(left.len(), 1, "{left:?}");
+        assert!(left[0].contains("Post one"), "{left:?}");
+        // A selection longer than a sidebar's widgets stays: the main
+        // text of a page one of whose sections repeats the title.
+        let (left, took) = posted(&blog(60), |t| t.starts_with("About"));
+        assert!(!took);
+        assert!(left[0].starts_with("About"), "{left:?}");
+        // As does one a share of which lies in the post.
+        let (_, took) = posted(&blog(8), |t| t.starts_with("About") || t.contains("Post one"));
+        assert!(!took);
+        // Only headings below the page's highest level are looked at
+        // here; the highest is [`find_story`]'s.
+        let top = blog(8).replace("<h1>Harbour Sketchbook</h1>", "");
+        let dom = parse(&top.replace("<h3>", "<h2>").replace("</h3>", "</h2>"));
+        let page = page_of(&dom);
+        let b = features::blocks(&page, &Vocabulary::new());
+        let titles = Titles::new(page.dom);
+        assert!(find_post(&page, &b, &titles).is_none());
+        assert!(find_story(&page, &b, &titles).is_some());
     }
 
     #[test]
