@@ -121,14 +121,14 @@ impl FromStr for Format {
 #[non_exhaustive]
 pub enum Preset {
     /// The model's own decision
-    /// ([`crate::algorithms::auto::THRESHOLD`], 0.5).
+    /// (`auto`'s threshold, a probability of 0.5).
     #[default]
     Balanced,
     /// Keep only the blocks the model is surest of
-    /// ([`crate::algorithms::auto::PRECISION_THRESHOLD`]).
+    /// (`auto`'s threshold raised to 0.65).
     Precision,
     /// Keep borderline blocks too
-    /// ([`crate::algorithms::auto::RECALL_THRESHOLD`]).
+    /// (`auto`'s threshold lowered to 0.35).
     Recall,
 }
 
