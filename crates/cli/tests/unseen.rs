@@ -233,3 +233,20 @@ fn a_short_post_is_not_lost_to_the_sidebar() {
     let text = extract_with("blog-post.html", &["-p", "post=0"]);
     assert_has(&text, &["I draw boats"]);
 }
+
+/// Class 1: a related-content section under the article — an "Also on
+/// …:" label among the article's paragraphs, then a slideshow whose
+/// captions read as prose. The model keeps the slideshow with the
+/// article; the label and what it opens are not the content.
+#[test]
+fn a_related_section_after_the_article_is_dropped() {
+    let text = extract("related-section.html");
+    assert_has(&text, &["wider quay", "harbour master will also report"]);
+    assert_lacks(
+        &text,
+        &["Also on The Courier", "busiest winter", "beach clean"],
+    );
+    // With the phase off, the slideshow comes out with the article.
+    let text = extract_with("related-section.html", &["-p", "related=0"]);
+    assert_has(&text, &["busiest winter"]);
+}

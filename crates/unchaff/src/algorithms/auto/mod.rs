@@ -59,6 +59,7 @@ pub mod headline;
 pub mod listings;
 pub mod nothing;
 pub mod records;
+pub mod related;
 pub mod siblings;
 pub mod story;
 pub mod unsure;
@@ -282,6 +283,9 @@ pub struct Auto {
     /// Whether a post that a heading below the page's highest level names
     /// replaces a selection that lies outside it ([`story::take_post`]).
     pub post: bool,
+    /// Whether a related-content section kept after the article goes
+    /// ([`related`]).
+    pub related: bool,
 }
 
 impl Auto {
@@ -311,6 +315,7 @@ impl Auto {
             unsure: true,
             comments_short: true,
             post: true,
+            related: true,
         })
     }
 
@@ -439,6 +444,11 @@ impl Auto {
                         && story::take_post(b, &mut keep, st)
                     {
                         to_story = true;
+                    }
+                }
+                Phase::Related => {
+                    if self.related {
+                        related::drop_related(page, b, &mut keep);
                     }
                 }
                 Phase::ChromeLines => {
@@ -733,6 +743,12 @@ pub fn params() -> &'static [Param] {
         meaning: "1 takes the post a heading below the page's highest level names (the page title's words; a blog's h3 post title under h2 widget titles) when the selection lies wholly outside it (a sidebar's about-me blurb or blogroll kept for a two-line post); 0 leaves the selection",
     },
     Param {
+        name: "related",
+        default: "1",
+        range: "0 or 1",
+        meaning: "1 drops a related-content section kept after the article: a kept label such as \"Also on …:\", \"Related Posts\", \"You may also like\" or \"More from …\" and the container it opens (or, among the article's paragraphs, the element after it); 0 keeps it",
+    },
+    Param {
         name: "context",
         default: "1",
         range: "0 or 1",
@@ -798,6 +814,7 @@ fn configure(p: &mut Params) -> Result<Auto, Error> {
     a.unsure = p.f64("unsure", 1.0)? != 0.0;
     a.comments_short = p.f64("comments-short", 1.0)? != 0.0;
     a.post = p.f64("post", 1.0)? != 0.0;
+    a.related = p.f64("related", 1.0)? != 0.0;
     Ok(a)
 }
 
@@ -880,6 +897,10 @@ enum Phase {
     /// selection that lies wholly outside it ([`story::take_post`],
     /// `post=1`).
     Post,
+    /// Drops a related-content section kept after the article: a kept
+    /// "Also on …", "Related Posts", "You may also like" label and what
+    /// it opens ([`related`], `related=1`).
+    Related,
     /// Drops kept blocks that are a line of page furniture
     /// ([`chrome_lines`], `chrome-lines=1`): an advertisement's label,
     /// "Click to expand", a gallery's counter, a post's meta line, a
@@ -900,6 +921,7 @@ const PHASES: &[(Phase, bool)] = &[
     (Phase::DropComments, true),
     (Phase::Story, true),
     (Phase::Post, true),
+    (Phase::Related, true),
     (Phase::ChromeLines, true),
 ];
 
