@@ -699,6 +699,12 @@ pub fn params() -> &'static [Param] {
         meaning: "records: the least probability of a block kept because its record is a listing's item (a group whose only kept blocks are short ones repeated across its records)",
     },
     Param {
+        name: "record-levels",
+        default: text(records::RECORD_LEVELS.to_string()),
+        range: ">= 1",
+        meaning: "records: how many records around a block, from the nearest outwards, its place is counted and filled in (a spec row inside a product card inside a grid: 2); 1 only the nearest",
+    },
+    Param {
         name: "nothing",
         default: "1",
         range: "0 or 1",
@@ -805,6 +811,7 @@ fn configure(p: &mut Params) -> Result<Auto, Error> {
             min_probability: p.f64("record-min-p", d.min_probability as f64)? as f32,
             listing_min_probability: p.f64("listing-min-p", d.listing_min_probability as f64)?
                 as f32,
+            levels: p.f64("record-levels", d.levels as f64)?.max(1.0) as usize,
         });
     }
     a.keep_title = p.f64("keep-title", 0.0)? != 0.0;

@@ -37,6 +37,14 @@
 //!   prose is a listing: its records are its content whole (the name, the
 //!   price, the rating and the specs), so their blocks are kept unless
 //!   the model is sure they are noise.
+//! - **Records within records.** A shop's product card holds its spec
+//!   rows, a group of their own in every card, and the model keeps one
+//!   spec ("68 liters") of each card at best: one kept block in each of
+//!   many groups, a template in none. A kept block its nearest records
+//!   make no template of counts in the records around them too
+//!   ([`RECORD_LEVELS`]), so that the cards' group is a listing, its
+//!   cards kept whole; one they do (a widget's list items, a post's
+//!   paragraph) is settled there.
 
 use super::features::Blocks;
 use crate::annotate::Page;
@@ -59,6 +67,15 @@ pub const FILL_MIN_PROBABILITY: f32 = 0.05;
 /// reaches this: above [`FILL_MIN_PROBABILITY`], because a whole record
 /// also holds its buttons and badges, which the model rates lowest.
 pub const LISTING_MIN_PROBABILITY: f32 = 0.1;
+
+/// Records a kept block speaks for, from its nearest one outwards: a
+/// shop's product card holds its spec rows, themselves three or more
+/// siblings of one class and so a group of their own, one group a card.
+/// A spec kept in every card is then one kept block in each of many
+/// groups, a template nowhere, unless the cards' group hears of it too.
+/// Two levels: the card around the rows (held out, wcxb-dev's
+/// collection pages; `record-levels`).
+pub const RECORD_LEVELS: usize = 2;
 
 /// Ancestors looked at between a block and its record: a record's body
 /// nests a few levels deep; past this the block is not in a record.
@@ -103,6 +120,13 @@ impl Records {
         let &(r, g) = self.0.get(h)?;
         let e = *b.held.held.get(r as usize)? as usize;
         (r != u32::MAX && e >= lowest).then_some((r as usize, g))
+    }
+
+    /// The nearest record strictly above record `record` (a held index),
+    /// as [`Records::of`] gives it.
+    fn outer(&self, b: &Blocks, record: usize, lowest: usize) -> Option<(usize, u32)> {
+        let up = *b.held.parent.get(record)? as usize;
+        (up < record).then(|| self.of(b, up, lowest)).flatten()
     }
 }
 
@@ -263,6 +287,31 @@ impl<'a> Siblings<'a> {
     }
 }
 
+/// The roles lent and the listings of the kept blocks' `roles` (group,
+/// role, long; sorted): a role of a long block or kept `min_records`
+/// times is lent; a group with a role kept that often and no long kept
+/// block is a listing. Both sorted.
+fn lend(roles: &[(u32, u64, bool)], min_records: usize) -> (Vec<(u32, u64)>, Vec<u32>) {
+    let mut lent: Vec<(u32, u64)> = Vec::new();
+    let mut listings: Vec<u32> = Vec::new();
+    for same in roles.chunk_by(|x, y| x.0 == y.0) {
+        let group = same[0].0;
+        let prose = same.iter().any(|x| x.2);
+        let mut repeated = false;
+        for role in same.chunk_by(|x, y| x.1 == y.1) {
+            let enough = role.len() >= min_records;
+            repeated |= enough;
+            if enough || role.iter().any(|x| x.2) {
+                lent.push((group, role[0].1));
+            }
+        }
+        if repeated && !prose {
+            listings.push(group);
+        }
+    }
+    (lent, listings)
+}
+
 /// How [`fill_records`] lends roles.
 #[derive(Clone, Copy, Debug)]
 pub struct Fill {
@@ -274,6 +323,10 @@ pub struct Fill {
     pub min_probability: f32,
     /// See [`LISTING_MIN_PROBABILITY`].
     pub listing_min_probability: f32,
+    /// How many records, from the nearest outwards, a block's role is
+    /// counted and filled in: [`RECORD_LEVELS`]; 1 only the nearest
+    /// (`record-levels=1`).
+    pub levels: usize,
 }
 
 impl Default for Fill {
@@ -283,6 +336,7 @@ impl Default for Fill {
             source_min_records: SOURCE_MIN_RECORDS,
             min_probability: FILL_MIN_PROBABILITY,
             listing_min_probability: LISTING_MIN_PROBABILITY,
+            levels: RECORD_LEVELS,
         }
     }
 }
@@ -318,9 +372,10 @@ pub fn fill_records(
     let records = Records::new(b);
     // Made when a kept block is first found outside every record.
     let mut siblings: Option<Siblings<'_>> = None;
-    // Every kept block in a record: (group, role, long enough to lend);
-    // and how each long kept block is written.
-    let mut kept_roles: Vec<(u32, u64, bool)> = Vec::new();
+    // Every kept block in its nearest record: (group, role, long enough
+    // to lend), with the block and its record (held indices); and how
+    // each long kept block is written.
+    let mut nearest: Vec<(u32, u64, bool, (usize, usize))> = Vec::new();
     let mut written: Vec<u64> = Vec::new();
     for ((&kept, &chars), &h) in keep.iter().zip(&b.chars).zip(&b.held.block).take(n) {
         if !kept {
@@ -334,7 +389,7 @@ pub fn fill_records(
                 .record_beside(page, b, h)
         });
         if let Some((record, group)) = record {
-            kept_roles.push((group, role_of(page, b, h, record), long));
+            nearest.push((group, role_of(page, b, h, record), long, (h, record)));
         }
         if long && let Some(w) = written_as(page, b, h) {
             written.push(w);
@@ -342,25 +397,32 @@ pub fn fill_records(
     }
     written.sort_unstable();
     written.dedup();
+    // (group, role, long) of each kept block's records.
+    let mut kept_roles: Vec<(u32, u64, bool)> = nearest.iter().map(|x| (x.0, x.1, x.2)).collect();
     kept_roles.sort_unstable();
-    // The roles lent: those of a long block, or kept in enough records.
-    // The listings: groups with a role kept in enough records and no
-    // long kept block.
-    let mut lent: Vec<(u32, u64)> = Vec::new();
-    let mut listings: Vec<u32> = Vec::new();
-    for same in kept_roles.chunk_by(|x, y| x.0 == y.0) {
-        let group = same[0].0;
-        let prose = same.iter().any(|x| x.2);
-        let mut repeated = false;
-        for role in same.chunk_by(|x, y| x.1 == y.1) {
-            let enough = role.len() >= fill.source_min_records;
-            repeated |= enough;
-            if enough || role.iter().any(|x| x.2) {
-                lent.push((group, role[0].1));
+    let (mut lent, mut listings) = lend(&kept_roles, fill.source_min_records);
+    // A kept block whose nearest records make no template of it (a spec
+    // kept in one row of each product card's rows) asks the records
+    // around them ([`RECORD_LEVELS`]); one they do make a template of (a
+    // widget's list items, and any long block, which lends alone) is
+    // settled there: the outer rows of nested layout tables round an
+    // article's paragraph are not posts.
+    if fill.levels > 1 {
+        let before = kept_roles.len();
+        for &(group, role, long, (h, record)) in &nearest {
+            if lent.binary_search(&(group, role)).is_ok() {
+                continue;
+            }
+            let mut level = records.outer(b, record, 0);
+            for _ in 1..fill.levels {
+                let Some((record, group)) = level else { break };
+                kept_roles.push((group, role_of(page, b, h, record), long));
+                level = records.outer(b, record, 0);
             }
         }
-        if repeated && !prose {
-            listings.push(group);
+        if kept_roles.len() > before {
+            kept_roles.sort_unstable();
+            (lent, listings) = lend(&kept_roles, fill.source_min_records);
         }
     }
     if lent.is_empty() && written.is_empty() {
@@ -385,16 +447,25 @@ pub fn fill_records(
         if b.held.held.get(h).is_none_or(|&e| (e as usize) < lowest) {
             continue;
         }
-        let Some((record, group)) = records.of(b, h, lowest) else {
+        let Some(nearest) = records.of(b, h, lowest) else {
             continue;
         };
-        let fills = (pk >= fill.listing_min_probability && listings.contains(&group))
-            || (lent.iter().any(|&(g, _)| g == group)
-                && lent
-                    .binary_search(&(group, role_of(page, b, h, record)))
-                    .is_ok())
-            || (!written.is_empty()
-                && written_as(page, b, h).is_some_and(|w| written.binary_search(&w).is_ok()));
+        let mut fills = !written.is_empty()
+            && written_as(page, b, h).is_some_and(|w| written.binary_search(&w).is_ok());
+        let mut level = Some(nearest);
+        for _ in 0..fill.levels {
+            let Some((record, group)) = level else { break };
+            fills = fills
+                || (pk >= fill.listing_min_probability && listings.contains(&group))
+                || (lent.iter().any(|&(g, _)| g == group)
+                    && lent
+                        .binary_search(&(group, role_of(page, b, h, record)))
+                        .is_ok());
+            if fills {
+                break;
+            }
+            level = records.outer(b, record, lowest);
+        }
         if fills {
             *kept = true;
             added += 1;
@@ -605,6 +676,116 @@ mod tests {
             item("Three.")
         );
         assert_eq!(filled(&html, &["Article."], 0.3), ["Article. I p"]);
+    }
+
+    /// A shop's grid of five product cards, each a name, a price and
+    /// three spec rows (`div.spec`: a group of their own in every card);
+    /// each card's specs differ.
+    const CARDS: [(&str, &str, &str, &str); 5] = [
+        ("Ridge", "68 liters", "3.5 lbs", "5 nights"),
+        ("Trail", "60 liters", "3.6 lbs", "4 nights"),
+        ("Crest", "65 liters", "3.7 lbs", "3 nights"),
+        ("Scout", "55 liters", "2.8 lbs", "2 nights"),
+        ("Summit", "50 liters", "2.9 lbs", "1 night"),
+    ];
+
+    fn product_grid() -> String {
+        let spec = |label: &str, value: &str| {
+            format!("<div class=spec><div class=label>{label}</div><div class=value>{value}</div></div>")
+        };
+        let cards: String = CARDS
+            .iter()
+            .map(|(name, litres, lbs, nights)| {
+                format!(
+                    "<li class=card><h3 class=name>{name} pack</h3><div class=price>$99</div>\
+                     <div class=specs>{}{}{}</div></li>",
+                    spec("Capacity:", litres),
+                    spec("Weight:", lbs),
+                    spec("Trip:", nights)
+                )
+            })
+            .collect();
+        format!("<body><ul class=grid>{cards}</ul></body>")
+    }
+
+    #[test]
+    fn a_spec_kept_in_every_card_makes_the_cards_a_listing() {
+        // The model kept one spec value of three cards: one block in each
+        // card's own group of spec rows, a template of none of them. The
+        // cards' group hears of it, and its cards are kept whole.
+        let kept = ["68 liters", "60 liters", "65 liters"];
+        let got = filled(&product_grid(), &kept, 0.3);
+        let want: Vec<String> = CARDS
+            .iter()
+            .flat_map(|&(name, litres, lbs, nights)| {
+                [
+                    format!("{name} pack"),
+                    "$99".into(),
+                    "Capacity:".into(),
+                    litres.into(),
+                    "Weight:".into(),
+                    lbs.into(),
+                    "Trip:".into(),
+                    nights.into(),
+                ]
+            })
+            .map(|t| t.chars().take(12).collect())
+            .collect();
+        assert_eq!(got, want);
+        // With the nearest records only (`record-levels=1`), the specs
+        // stay as the model left them.
+        let got = after_phase(
+            &product_grid(),
+            |t| kept.iter().any(|k| t.starts_with(k)),
+            |page, b, keep| {
+                let probability = vec![0.3; keep.len()];
+                let fill = Fill {
+                    levels: 1,
+                    ..Fill::default()
+                };
+                fill_records(page, b, &probability, keep, fill);
+            },
+        );
+        assert_eq!(got, kept);
+    }
+
+    #[test]
+    fn a_role_its_nearest_records_lend_asks_no_further() {
+        // Three cards keep their three spec values: in each of them the
+        // spec rows are a listing, kept whole there; the cards' group
+        // hears nothing, and the names, prices and other cards stay out.
+        let kept = [
+            "68 liters", "3.5 lbs", "5 nights", "60 liters", "3.6 lbs", "4 nights", "65 liters",
+            "3.7 lbs", "3 nights",
+        ];
+        let got = filled(&product_grid(), &kept, 0.3);
+        let want: Vec<&str> = CARDS[..3]
+            .iter()
+            .flat_map(|&(_, litres, lbs, nights)| {
+                ["Capacity:", litres, "Weight:", lbs, "Trip:", nights]
+            })
+            .collect();
+        assert_eq!(got, want);
+    }
+
+    #[test]
+    fn a_long_block_is_settled_in_its_nearest_records() {
+        // A layout of nested tables: the article's paragraph sits in a row
+        // of an inner table, inside a row of the page's outer table. It
+        // lends its role to the inner rows, and asks the outer rows'
+        // boxes nothing.
+        let row = |t: &str| format!("<tr><td>{t}</td></tr>");
+        let html = format!(
+            "<body><table>{}<tr><td><table>{}{}{}</table></td></tr>{}{}</table></body>",
+            row("Menu home news sport"),
+            row(&format!("Body. {PROSE}")),
+            row("Photo caption here"),
+            row("Filed under: city"),
+            row("Win tickets to the show"),
+            row("Copyright the paper")
+        );
+        let got = filled(&html, &["Body."], 0.3);
+        assert_eq!(got, ["Body. I plan", "Photo captio", "Filed under:"]);
     }
 
     #[test]
