@@ -28,7 +28,7 @@
 //! …)"), kept by the gold about one time in three.
 
 use super::features::Blocks;
-use super::nothing::texts_of;
+use super::nothing::short_kept_texts;
 use crate::annotate::Page;
 
 /// A chrome line is short: a block of more characters than this is prose
@@ -202,43 +202,19 @@ fn gallery_counter(s: &str) -> bool {
 }
 
 /// Unkeeps the kept blocks that are chrome lines ([`is_chrome_line`])
-/// of at most [`LINE_MAX_CHARS`]; returns how many. A leaf block is read
-/// from its own subtree; the few short blocks with blocks inside (a
-/// comment's "Reply" link beside its text's block) by one walk over the
-/// page's text nodes.
+/// of at most [`LINE_MAX_CHARS`] (their texts read by
+/// [`short_kept_texts`]); returns how many.
 pub fn drop_chrome_lines(page: &Page<'_>, b: &Blocks, keep: &mut [bool]) -> usize {
-    let n = keep.len().min(b.chars.len()).min(b.leaf.len());
-    let mut dropped = 0;
-    let mut text = String::new();
-    let mut inner = Vec::new();
-    for (k, kept) in keep.iter_mut().enumerate().take(n) {
-        if !*kept || b.chars[k] > LINE_MAX_CHARS {
-            continue;
+    let mut chrome = Vec::new();
+    short_kept_texts(page, b, keep, LINE_MAX_CHARS, |k, text| {
+        if is_chrome_line(text) {
+            chrome.push(k);
         }
-        if !b.leaf[k] {
-            inner.push(k);
-            continue;
-        }
-        text.clear();
-        for d in page.dom.descendants(b.nodes[k]) {
-            if let Some(s) = page.dom.text_of(d) {
-                text.push_str(s);
-            }
-        }
-        if is_chrome_line(&text) {
-            *kept = false;
-            dropped += 1;
-        }
+    });
+    for &k in &chrome {
+        keep[k] = false;
     }
-    if !inner.is_empty() {
-        for (&k, text) in inner.iter().zip(texts_of(page, b, &inner)) {
-            if is_chrome_line(&text) {
-                keep[k] = false;
-                dropped += 1;
-            }
-        }
-    }
-    dropped
+    chrome.len()
 }
 
 #[cfg(test)]

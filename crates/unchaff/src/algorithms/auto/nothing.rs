@@ -150,6 +150,41 @@ fn short_lines_with_legal(page: &Page<'_>, b: &Blocks, keep: &[bool]) -> bool {
 /// "Powered by WordPress"), not a sentence of content.
 pub const LABEL_WORDS: usize = 6;
 
+/// Calls `f` with each kept block of at most `max_chars` characters and
+/// its text, the blocks without blocks inside in order, then the others
+/// in order: a leaf block's text is read from its own subtree, the few
+/// short blocks with blocks inside (a comment's "Reply" link beside its
+/// text's block) by one walk over the page's text nodes.
+pub(super) fn short_kept_texts(
+    page: &Page<'_>,
+    b: &Blocks,
+    keep: &[bool],
+    max_chars: u32,
+    mut f: impl FnMut(usize, &str),
+) {
+    let n = keep.len().min(b.chars.len()).min(b.leaf.len());
+    let mut text = String::new();
+    let mut inner = Vec::new();
+    for k in (0..n).filter(|&k| keep[k] && b.chars[k] <= max_chars) {
+        if !b.leaf[k] {
+            inner.push(k);
+            continue;
+        }
+        text.clear();
+        for d in page.dom.descendants(b.nodes[k]) {
+            if let Some(s) = page.dom.text_of(d) {
+                text.push_str(s);
+            }
+        }
+        f(k, &text);
+    }
+    if !inner.is_empty() {
+        for (&k, text) in inner.iter().zip(texts_of(page, b, &inner)) {
+            f(k, &text);
+        }
+    }
+}
+
 /// The text of each of `blocks` (block indices, ascending), in order.
 pub(super) fn texts_of(page: &Page<'_>, b: &Blocks, blocks: &[usize]) -> Vec<String> {
     let mut text = vec![String::new(); blocks.len()];

@@ -17,7 +17,7 @@
 //! (a section of the article as often).
 
 use super::features::Blocks;
-use super::nothing::texts_of;
+use super::nothing::short_kept_texts;
 use crate::annotate::Page;
 use crate::dom::NodeId;
 
@@ -45,8 +45,9 @@ const MAX_LEVELS: usize = 8;
 
 /// The labels, lower-cased: a line is one when it is one of these, or
 /// one of these and a space and more (a site's or a section's name:
-/// "also on huffpost", "latest in personal tech"). English, German, French, Spanish, Italian, Polish, Russian,
-/// Greek, Chinese: the dev folders' languages and their neighbours.
+/// "also on huffpost", "latest in personal tech"). English, German,
+/// French, Spanish, Italian, Polish, Russian, Greek, Chinese: the dev
+/// folders' languages and their neighbours.
 const LABEL_STARTS: &[&str] = &[
     "also on ",
     "related on ",
@@ -130,36 +131,14 @@ const MAX_NAME_WORDS: usize = 3;
 /// kept after at least [`MIN_ARTICLE_CHARS`] kept characters; returns
 /// whether it dropped any.
 pub fn drop_related(page: &Page<'_>, b: &Blocks, keep: &mut [bool]) -> bool {
-    let n = keep.len().min(b.chars.len()).min(b.block_element.len()).min(b.leaf.len());
-    // A leaf block's text is read from its own subtree; the few short
-    // blocks with blocks inside by one walk over the page's text nodes
-    // (as the chrome lines are).
+    let n = keep.len().min(b.chars.len()).min(b.block_element.len());
     let mut labels = Vec::new();
-    let mut inner = Vec::new();
-    let mut text = String::new();
-    for k in (0..n).filter(|&k| keep[k] && b.chars[k] > 0 && b.chars[k] <= LABEL_MAX_CHARS) {
-        if !b.leaf[k] {
-            inner.push(k);
-            continue;
-        }
-        text.clear();
-        for d in page.dom.descendants(b.nodes[k]) {
-            if let Some(s) = page.dom.text_of(d) {
-                text.push_str(s);
-            }
-        }
-        if is_label(&text) {
+    short_kept_texts(page, b, keep, LABEL_MAX_CHARS, |k, text| {
+        if is_label(text) {
             labels.push(k);
         }
-    }
-    if !inner.is_empty() {
-        for (&k, t) in inner.iter().zip(texts_of(page, b, &inner)) {
-            if is_label(&t) {
-                labels.push(k);
-            }
-        }
-        labels.sort_unstable();
-    }
+    });
+    labels.sort_unstable();
     labels.truncate(MAX_LABELS);
     let mut dropped = false;
     for k in labels {
@@ -171,9 +150,9 @@ pub fn drop_related(page: &Page<'_>, b: &Blocks, keep: &mut [bool]) -> bool {
             continue;
         }
         for range in section(page, b, k) {
-            for j in 0..n {
-                if keep[j] && range.contains(&b.block_element[j]) {
-                    keep[j] = false;
+            for (kept, e) in keep.iter_mut().zip(&b.block_element).take(n) {
+                if *kept && range.contains(e) {
+                    *kept = false;
                     dropped = true;
                 }
             }
