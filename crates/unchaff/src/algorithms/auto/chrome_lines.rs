@@ -202,8 +202,7 @@ fn gallery_counter(s: &str) -> bool {
 }
 
 /// Unkeeps the kept blocks that are chrome lines ([`is_chrome_line`])
-/// of at most [`LINE_MAX_CHARS`] (their texts read by
-/// [`short_kept_texts`]); returns how many.
+/// of at most [`LINE_MAX_CHARS`]; returns how many.
 pub fn drop_chrome_lines(page: &Page<'_>, b: &Blocks, keep: &mut [bool]) -> usize {
     let mut chrome = Vec::new();
     short_kept_texts(page, b, keep, LINE_MAX_CHARS, |k, text| {
