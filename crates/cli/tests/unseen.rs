@@ -234,6 +234,20 @@ fn a_short_post_is_not_lost_to_the_sidebar() {
     assert_has(&text, &["I draw boats"]);
 }
 
+/// Class 1: a photo gallery under the article — "Local news in
+/// pictures", twelve slides of a counter, a caption and a credit. The
+/// model keeps the captions with the story; the gallery and its title
+/// are not the content.
+#[test]
+fn a_photo_gallery_after_the_article_is_dropped() {
+    let text = extract("news-gallery.html");
+    assert_has(&text, &["three breaches", "barriers would return"]);
+    assert_lacks(&text, &["in pictures", "1/12", "heron", "Ann Photographer"]);
+    // With the phase off, the gallery comes out with the story.
+    let text = extract_with("news-gallery.html", &["-p", "gallery=0"]);
+    assert_has(&text, &["heron", "7/12"]);
+}
+
 /// Class 1: a related-content section under the article — an "Also on
 /// …:" label among the article's paragraphs, then a slideshow whose
 /// captions read as prose. The model keeps the slideshow with the

@@ -59,6 +59,7 @@ pub mod headline;
 pub mod listings;
 pub mod nothing;
 pub mod records;
+pub mod gallery;
 pub mod related;
 pub mod siblings;
 pub mod story;
@@ -286,6 +287,8 @@ pub struct Auto {
     /// Whether a related-content section kept after the article goes
     /// ([`related`]).
     pub related: bool,
+    /// Whether a photo gallery kept after the article goes ([`gallery`]).
+    pub gallery: bool,
 }
 
 impl Auto {
@@ -316,6 +319,7 @@ impl Auto {
             comments_short: true,
             post: true,
             related: true,
+            gallery: true,
         })
     }
 
@@ -449,6 +453,11 @@ impl Auto {
                 Phase::Related => {
                     if self.related {
                         related::drop_related(page, b, &mut keep);
+                    }
+                }
+                Phase::Gallery => {
+                    if self.gallery {
+                        gallery::drop_gallery(page, b, &mut keep);
                     }
                 }
                 Phase::ChromeLines => {
@@ -755,6 +764,17 @@ pub fn params() -> &'static [Param] {
         meaning: "1 drops a related-content section kept after the article: a kept label such as \"Also on …:\", \"Related Posts\", \"You may also like\" or \"More from …\" and the container it opens (or, among the article's paragraphs, the element after it); 0 keeps it",
     },
     Param {
+        name: "gallery",
+        default: "1",
+        range: "0 or 1",
+        meaning: text(format!(
+            "1 drops a photo gallery kept after the article: a run of {} or more slide counters of one total (\"1/31\", \"2/31\", …) after {} kept characters, with at most {} characters a slide (captions and credits), and the smallest container that holds it; 0 keeps it",
+            gallery::MIN_SLIDES,
+            gallery::MIN_ARTICLE_CHARS,
+            gallery::MAX_CHARS_PER_SLIDE,
+        )),
+    },
+    Param {
         name: "context",
         default: "1",
         range: "0 or 1",
@@ -822,6 +842,7 @@ fn configure(p: &mut Params) -> Result<Auto, Error> {
     a.comments_short = p.f64("comments-short", 1.0)? != 0.0;
     a.post = p.f64("post", 1.0)? != 0.0;
     a.related = p.f64("related", 1.0)? != 0.0;
+    a.gallery = p.f64("gallery", 1.0)? != 0.0;
     Ok(a)
 }
 
@@ -908,6 +929,10 @@ enum Phase {
     /// "Also on …", "Related Posts", "You may also like" label and what
     /// it opens ([`related`], `related=1`).
     Related,
+    /// Drops a photo gallery kept after the article: a long run of slide
+    /// counters of one total and their captions ([`gallery`],
+    /// `gallery=1`).
+    Gallery,
     /// Drops kept blocks that are a line of page furniture
     /// ([`chrome_lines`], `chrome-lines=1`): an advertisement's label,
     /// "Click to expand", a gallery's counter, a post's meta line, a
@@ -929,6 +954,7 @@ const PHASES: &[(Phase, bool)] = &[
     (Phase::Story, true),
     (Phase::Post, true),
     (Phase::Related, true),
+    (Phase::Gallery, true),
     (Phase::ChromeLines, true),
 ];
 
