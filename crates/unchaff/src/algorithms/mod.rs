@@ -443,6 +443,26 @@ pub(crate) mod testutil {
             .collect()
     }
 
+    /// The texts of `auto`'s blocks of a page with this `body` that
+    /// `phase` leaves kept when every block was kept before it.
+    pub fn left_by_phase(
+        body: &str,
+        phase: impl FnOnce(&Page<'_>, &crate::algorithms::auto::features::Blocks, &mut [bool]) -> bool,
+    ) -> Vec<String> {
+        let dom = crate::parse::parse(&format!("<html><body>{body}</body></html>"));
+        let page = page_of(&dom);
+        let vocab = crate::algorithms::auto::vocab::Vocabulary::new();
+        let b = crate::algorithms::auto::features::blocks(&page, &vocab);
+        let mut keep = vec![true; b.nodes.len()];
+        phase(&page, &b, &mut keep);
+        block_texts(&page, &b)
+            .into_iter()
+            .zip(keep)
+            .filter(|(_, k)| *k)
+            .map(|(t, _)| t)
+            .collect()
+    }
+
     /// Each of `auto`'s blocks' own text, by block.
     pub fn block_texts(
         page: &Page<'_>,

@@ -175,10 +175,7 @@ fn with_title(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::algorithms::auto::features;
-    use crate::algorithms::auto::vocab::Vocabulary;
-    use crate::algorithms::testutil::{block_texts, page_of};
-    use crate::parse::parse;
+    use crate::algorithms::testutil::left_by_phase;
 
     #[test]
     fn counters_and_lines_that_are_not() {
@@ -198,17 +195,7 @@ mod tests {
 
     /// The texts `drop_gallery` leaves of a page whose every block is kept.
     fn left(body: &str) -> Vec<String> {
-        let dom = parse(&format!("<html><body>{body}</body></html>"));
-        let page = page_of(&dom);
-        let b = features::blocks(&page, &Vocabulary::new());
-        let mut keep = vec![true; b.nodes.len()];
-        drop_gallery(&page, &b, &mut keep);
-        block_texts(&page, &b)
-            .into_iter()
-            .zip(keep)
-            .filter(|(_, k)| *k)
-            .map(|(t, _)| t)
-            .collect()
+        left_by_phase(body, drop_gallery)
     }
 
     fn slides(total: usize, caption: &str) -> String {
