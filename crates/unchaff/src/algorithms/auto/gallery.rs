@@ -7,7 +7,8 @@
 //! model keeps them: held out, a 2,200-character story came out with
 //! 7,000 characters of captions (precision 0.2). Where the kept text
 //! after the article holds such a run of counters — one total, many
-//! slides of it — the smallest container that holds the run goes.
+//! slides of it — or of one button each slide shows ("Fullscreen"), the
+//! smallest container that holds the run goes.
 //!
 //! What is not a gallery here: a product's carousel ("1/5" over five
 //! feature slides, which the gold of shop pages keeps) has a handful of
@@ -60,28 +61,64 @@ fn leading_number(s: &str) -> Option<(u32, &str)> {
     Some((s[..end].parse().ok()?, &s[end..]))
 }
 
+/// The buttons a gallery shows on every slide, lower-cased: where a
+/// gallery has no counters, the same button under each caption marks
+/// its slides ("Fullscreen" on each of a news site's slides).
+pub const SLIDE_BUTTONS: &[&str] = &[
+    "fullscreen",
+    "full screen",
+    "view fullscreen",
+    "enlarge",
+    "enlarge image",
+    "enlarge this image",
+    "view larger image",
+    "expand image",
+];
+
+/// The slide markers of a gallery are counters of one total, or one of
+/// [`SLIDE_BUTTONS`]: a group of the latter is numbered from this, above
+/// any counter's total.
+const BUTTON_GROUPS: u32 = 1000;
+
+/// Which of [`SLIDE_BUTTONS`] a block's whole text is.
+fn slide_button(text: &str) -> Option<usize> {
+    let t = text.trim();
+    if t.len() > COUNTER_MAX_CHARS as usize {
+        return None;
+    }
+    let t = t.to_lowercase();
+    SLIDE_BUTTONS.iter().position(|s| *s == t)
+}
+
 /// Drops the kept blocks of a photo gallery kept after the article (a
-/// run of at least [`MIN_SLIDES`] counters of one total, after at least
-/// [`MIN_ARTICLE_CHARS`] kept characters, whose container keeps at most
-/// [`MAX_CHARS_PER_SLIDE`] a slide); returns whether it dropped any.
+/// run of at least [`MIN_SLIDES`] counters of one total, or as many of
+/// one of [`SLIDE_BUTTONS`], after at least [`MIN_ARTICLE_CHARS`] kept
+/// characters, whose container keeps at most [`MAX_CHARS_PER_SLIDE`] a
+/// slide); returns whether it dropped any.
 pub fn drop_gallery(page: &Page<'_>, b: &Blocks, keep: &mut [bool]) -> bool {
     let n = keep.len().min(b.chars.len()).min(b.block_element.len());
-    // (total, slide, block) of every kept counter.
-    let mut counters: Vec<(u32, u32, usize)> = Vec::new();
+    // (group, slide, block) of every kept marker: a counter's group is
+    // its total; a button's, BUTTON_GROUPS and the button, and its slide
+    // the button's count so far.
+    let mut markers: Vec<(u32, u32, usize)> = Vec::new();
+    let mut pressed = [0u32; SLIDE_BUTTONS.len()];
     short_kept_texts(page, b, keep, COUNTER_MAX_CHARS, |k, text| {
         if let Some((slide, total)) = counter(text) {
-            counters.push((total, slide, k));
+            markers.push((total, slide, k));
+        } else if let Some(i) = slide_button(text) {
+            pressed[i] += 1;
+            markers.push((BUTTON_GROUPS + i as u32, pressed[i], k));
         }
     });
-    if counters.len() < MIN_SLIDES {
+    if markers.len() < MIN_SLIDES {
         return false;
     }
-    counters.sort_unstable();
+    markers.sort_unstable();
     let mut dropped = false;
-    for run in counters.chunk_by(|a, b| a.0 == b.0) {
-        let total = run[0].0 as usize;
+    for run in markers.chunk_by(|a, b| a.0 == b.0) {
         let mut slides: Vec<u32> = run.iter().map(|c| c.1).collect();
         slides.dedup();
+        let total = run[0].0 as usize;
         if total < MIN_SLIDES || slides.len() < MIN_SLIDES {
             continue;
         }
@@ -222,6 +259,30 @@ mod tests {
             "{out:?}"
         );
         assert!(out.iter().any(|t| t.contains("Filed under")), "{out:?}");
+    }
+
+    #[test]
+    fn a_gallery_marked_by_its_buttons_goes() {
+        let slides: String = (1..=11)
+            .map(|k| {
+                format!(
+                    "<div class=slide><p>If you like boats, number {k}: a film about the sea.</p>\
+                     <div class=btn>Fullscreen</div></div>"
+                )
+            })
+            .collect();
+        let out = left(&format!("<div class=story>{ARTICLE}</div><div class=gallery>{slides}</div>"));
+        assert!(out.iter().any(|t| t.contains("mayor")), "{out:?}");
+        assert!(!out.iter().any(|t| t.contains("boats") || t.contains("Fullscreen")), "{out:?}");
+        // Ten buttons of different kinds are no gallery.
+        let mixed: String = ["Fullscreen", "Enlarge"]
+            .iter()
+            .cycle()
+            .take(10)
+            .map(|b| format!("<div class=slide><p>A film about the sea.</p><div>{b}</div></div>"))
+            .collect();
+        let out = left(&format!("<div class=story>{ARTICLE}</div><div class=gallery>{mixed}</div>"));
+        assert!(out.iter().any(|t| t.contains("film")), "{out:?}");
     }
 
     #[test]

@@ -768,7 +768,7 @@ pub fn params() -> &'static [Param] {
         default: "1",
         range: "0 or 1",
         meaning: text(format!(
-            "1 drops a photo gallery kept after the article: a run of {} or more slide counters of one total (\"1/31\", \"2/31\", …) after {} kept characters, with at most {} characters a slide (captions and credits), and the smallest container that holds it; 0 keeps it",
+            "1 drops a photo gallery kept after the article: a run of {} or more slide counters of one total (\"1/31\", \"2/31\", …) or of one slide button (\"Fullscreen\", \"Enlarge\") after {} kept characters, with at most {} characters a slide (captions and credits), and the smallest container that holds it; 0 keeps it",
             gallery::MIN_SLIDES,
             gallery::MIN_ARTICLE_CHARS,
             gallery::MAX_CHARS_PER_SLIDE,
