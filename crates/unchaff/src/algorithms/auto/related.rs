@@ -2,7 +2,7 @@
 //!
 //! Below an article, many sites show other stories under a label of their
 //! own — "Also on HuffPost:", "Related Posts", "You may also like",
-//! "More from DRaysBay" — a list of teasers, or a slideshow whose
+//! "More from DRaysBay", "Most read in News" — a list of teasers, or a slideshow whose
 //! captions read as prose, and the model keeps them with the article
 //! (held out, dragnet: a 2,184-character story with 29,083 characters of
 //! a slideshow after it). Where a kept block is such a label and the
@@ -76,6 +76,19 @@ const LABEL_STARTS: &[&str] = &[
     "other articles",
     "similar articles",
     "similar posts",
+    "most read",
+    "most popular",
+    "most viewed",
+    "most shared",
+    "most commented",
+    "meistgelesen",
+    "les plus lus",
+    "lo más leído",
+    "i più letti",
+    "najczęściej czytane",
+    "самое читаемое",
+    "最热文章",
+    "热门文章",
     "lesen sie auch",
     "mehr zum thema",
     "weitere artikel",
@@ -230,6 +243,8 @@ mod tests {
             "Latest in Personal Tech",
             "Lesen Sie auch:",
             "相关阅读",
+            "MOST READ IN NEWS",
+            "Most popular",
         ] {
             assert!(is_label(line), "{line}");
         }
