@@ -50,6 +50,7 @@
 //! `include-comments=1` (`--include-comments`): then the prose of every
 //! block in a comment container (class/id vocabulary) is kept as well.
 
+pub mod beside;
 pub mod chrome_lines;
 pub mod comments;
 pub mod consent;
@@ -286,6 +287,9 @@ pub struct Auto {
     /// Whether a related-content section kept after the article goes
     /// ([`related`]).
     pub related: bool,
+    /// Whether what is kept after the story's container past a stretch of
+    /// dropped blocks goes ([`beside`]).
+    pub beside: bool,
 }
 
 impl Auto {
@@ -316,6 +320,7 @@ impl Auto {
             comments_short: true,
             post: true,
             related: true,
+            beside: true,
         })
     }
 
@@ -444,6 +449,13 @@ impl Auto {
                         && story::take_post(b, &mut keep, st)
                     {
                         to_story = true;
+                    }
+                }
+                Phase::Beside => {
+                    if self.beside
+                        && let Some(st) = story.or(post)
+                    {
+                        beside::drop_beside(page, b, p, &mut keep, st, self.include_comments);
                     }
                 }
                 Phase::Related => {
@@ -755,6 +767,16 @@ pub fn params() -> &'static [Param] {
         meaning: "1 drops a related-content section kept after the article: a kept label such as \"Also on …:\", \"Related Posts\", \"You may also like\" or \"More from …\" and the container it opens (or, among the article's paragraphs, the element after it); 0 keeps it",
     },
     Param {
+        name: "beside",
+        default: "1",
+        range: "0 or 1",
+        meaning: text(format!(
+            "1 drops what is kept after the story's container (the headline the page title names, and its text) from the first block past {} or more dropped ones: a blog's sidebar, a teaser column, a footer kept beside the story; only when the story holds {}% of the kept text, and not on a thread whose replies are written like its opening post; 0 keeps it",
+            beside::GAP_BLOCKS,
+            percent(beside::STORY_MIN_SHARE)
+        )),
+    },
+    Param {
         name: "context",
         default: "1",
         range: "0 or 1",
@@ -822,6 +844,7 @@ fn configure(p: &mut Params) -> Result<Auto, Error> {
     a.comments_short = p.f64("comments-short", 1.0)? != 0.0;
     a.post = p.f64("post", 1.0)? != 0.0;
     a.related = p.f64("related", 1.0)? != 0.0;
+    a.beside = p.f64("beside", 1.0)? != 0.0;
     Ok(a)
 }
 
@@ -904,6 +927,10 @@ enum Phase {
     /// selection that lies wholly outside it ([`story::take_post`],
     /// `post=1`).
     Post,
+    /// Drops what is kept after the story's container past a stretch of
+    /// dropped blocks: a sidebar, a teaser column, a footer
+    /// ([`beside`], `beside=1`).
+    Beside,
     /// Drops a related-content section kept after the article: a kept
     /// "Also on …", "Related Posts", "You may also like" label and what
     /// it opens ([`related`], `related=1`).
@@ -928,6 +955,7 @@ const PHASES: &[(Phase, bool)] = &[
     (Phase::DropComments, true),
     (Phase::Story, true),
     (Phase::Post, true),
+    (Phase::Beside, true),
     (Phase::Related, true),
     (Phase::ChromeLines, true),
 ];
