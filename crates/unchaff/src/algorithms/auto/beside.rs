@@ -116,3 +116,101 @@ pub fn drop_beside(
     }
     dropped
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::algorithms::auto::features;
+    use crate::algorithms::auto::story::story_after;
+    use crate::algorithms::auto::vocab::Vocabulary;
+    use crate::algorithms::testutil::{block_texts, page_of};
+    use crate::parse::parse;
+
+    const STORY: &str = "<div class=post><h1>Mending a herring net</h1>\
+        <div class=body><p>Every spring the nets come down from the loft, and every spring \
+        they are worse than we remembered this year.</p>\
+        <p>Mending is slow work: you cut back to sound mesh, square the hole and knit the \
+        new mesh in, one knot at a time.</p>\
+        <p>By Friday the drift net was whole again, tarred and hung to dry for the boats.</p>\
+        </div></div>";
+
+    /// Six lines of chrome: tags, share links, the post navigation.
+    const CHROME: &str = "<div class=meta><p>Nets</p><p>Herring</p><p>Facebook</p>\
+        <p>Twitter</p><p>Older post</p><p>Newer post</p></div>";
+
+    const BESIDE: &str = "<div class=col><p>I fish out of a small harbour with my brother, \
+        and in the winter I repair gear for the other boats.</p>\
+        <p>Write to me with a question about nets: I answer every letter.</p></div>";
+
+    /// The texts `drop_beside` leaves of `body`, whose blocks are kept
+    /// but for the chrome lines, at probability `p_story` in the story
+    /// and `p_after` after it; the story opens at the first `h1`.
+    fn left(body: &str, p_story: f32, p_after: f32) -> Vec<String> {
+        let dom = parse(&format!("<html><body>{body}</body></html>"));
+        let page = page_of(&dom);
+        let b = features::blocks(&page, &Vocabulary::new());
+        let texts = block_texts(&page, &b);
+        let headline = texts.iter().position(|t| t.starts_with("Mending a")).unwrap();
+        let st = story_after(&b, headline).expect("a story");
+        let chrome = ["Nets", "Herring", "Facebook", "Twitter", "Older post", "Newer post"];
+        let mut keep: Vec<bool> = texts.iter().map(|t| !chrome.contains(&t.as_str())).collect();
+        let p: Vec<f32> = (0..keep.len())
+            .map(|k| if k < st.container.end { p_story } else { p_after })
+            .collect();
+        drop_beside(&page, &b, &p, &mut keep, &st, false);
+        texts.into_iter().zip(keep).filter(|(_, k)| *k).map(|(t, _)| t).collect()
+    }
+
+    fn has(out: &[String], s: &str) -> bool {
+        out.iter().any(|t| t.contains(s))
+    }
+
+    #[test]
+    fn text_past_a_dropped_stretch_after_the_story_goes() {
+        let out = left(&format!("{STORY}{CHROME}{BESIDE}"), 0.9, 0.9);
+        assert!(has(&out, "drift net was whole"), "{out:?}");
+        assert!(!has(&out, "small harbour") && !has(&out, "every letter"), "{out:?}");
+    }
+
+    #[test]
+    fn text_right_after_the_story_stays() {
+        // Fewer dropped blocks than a sidebar's: a byline, a date.
+        let short = "<div class=meta><p>Nets</p><p>Herring</p></div>";
+        let out = left(&format!("{STORY}{short}{BESIDE}"), 0.9, 0.9);
+        assert!(has(&out, "small harbour"), "{out:?}");
+    }
+
+    #[test]
+    fn text_the_model_is_surer_of_than_the_story_stays() {
+        // The story's container was a header with a lead; the body the
+        // model is sure of follows.
+        let out = left(&format!("{STORY}{CHROME}{BESIDE}"), 0.55, 0.95);
+        assert!(has(&out, "small harbour"), "{out:?}");
+    }
+
+    #[test]
+    fn a_story_that_is_a_sliver_of_the_selection_cuts_nothing() {
+        let long: String = (0..30).map(|_| BESIDE).collect();
+        let out = left(&format!("{STORY}{CHROME}{long}"), 0.9, 0.9);
+        assert!(has(&out, "small harbour"), "{out:?}");
+    }
+
+    #[test]
+    fn replies_written_like_the_opening_post_stay() {
+        let post = |text: &str| {
+            format!("<div class=message><p>{text} The tide was low and the light was good.</p></div>")
+        };
+        let thread = format!(
+            "<div class=thread><h1>Mending a herring net</h1>{}</div>{CHROME}{}{}",
+            post(
+                "Every spring the nets come down from the loft, worse than we remembered: \
+                 this year the drift net has a tear the length of a rowing boat, where a seal \
+                 went through it in October. How would you mend it?"
+            ),
+            post("Cut back to sound mesh first, then square the hole before you knit."),
+            post("A wooden gauge keeps the mesh even; mine is cut from an old oar blade."),
+        );
+        let out = left(&thread, 0.9, 0.9);
+        assert!(has(&out, "wooden gauge"), "{out:?}");
+    }
+}
