@@ -80,13 +80,14 @@ pub fn drop_beside(
         return false;
     };
     let Some(cut) = (end..n).filter(|&k| kept(k)).find(|&k| {
-        let gap = k - last - 1 >= GAP_BLOCKS;
+        // `k - last - 1` blocks dropped in between.
+        let gap = k - last > GAP_BLOCKS;
         last = k;
         gap
     }) else {
         return false;
     };
-    let surer = |blocks: &mut dyn Iterator<Item = usize>| {
+    let mean_p = |blocks: &mut dyn Iterator<Item = usize>| {
         let (mut sum, mut chars) = (0.0, 0.0);
         for k in blocks.filter(|&k| kept(k)) {
             sum += p[k] * b.chars[k] as f32;
@@ -94,7 +95,7 @@ pub fn drop_beside(
         }
         if chars > 0.0 { sum / chars } else { 0.0 }
     };
-    if surer(&mut (cut..n)) >= surer(&mut st.text_blocks(b)) + SURER_MARGIN {
+    if mean_p(&mut (cut..n)) >= mean_p(&mut st.text_blocks(b)) + SURER_MARGIN {
         return false;
     }
     // A thread: replies written like the opening post are posts.
@@ -108,9 +109,9 @@ pub fn drop_beside(
         return false;
     }
     let mut dropped = false;
-    for k in cut..n {
-        if keep[k] && !(comments_kept && b.comment[k]) {
-            keep[k] = false;
+    for (k, kept) in keep.iter_mut().enumerate().take(n).skip(cut) {
+        if *kept && !(comments_kept && b.comment[k]) {
+            *kept = false;
             dropped = true;
         }
     }
