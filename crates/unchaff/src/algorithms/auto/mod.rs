@@ -31,7 +31,9 @@
 //!    article's comments go
 //!    ([`comments::drop_comments`]); then the story the page's title
 //!    names settles it ([`story`]: teasers before it and a next article
-//!    after it go; a short story missed beside a news list is taken).
+//!    after it go; a short story missed beside a news list is taken), and
+//!    what is kept after its container past a stretch the model dropped
+//!    goes ([`beside`]: a sidebar, a teaser column, a footer).
 //!    When what is left is short for the
 //!    page ([`RELAX_CHARS`], a CJK character counting
 //!    [`CJK_CHAR_LENGTH`]; [`RELAX_SHARE`]) it takes the less certain
