@@ -5,7 +5,8 @@
 //! page with no main content at all (issue #37); and the failure classes
 //! of issue #38: several stories on one page, a news column beside a
 //! short story, lines of page furniture inside the article, comment
-//! machinery, a short blog post lost to its sidebar.
+//! machinery, a short blog post lost to its sidebar, text kept beside the
+//! story.
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -263,4 +264,30 @@ fn a_related_section_after_the_article_is_dropped() {
     // With the phase off, the slideshow comes out with the article.
     let text = extract_with("related-section.html", &["-p", "related=0"]);
     assert_has(&text, &["busiest winter"]);
+}
+
+/// Precision, text kept beside the story: a blog post the page's title
+/// names, then its tags and share links, the post navigation and a reply
+/// prompt (which the model drops), then a column of news teasers and the
+/// blog's about-me blurb, which the model keeps with the post. What comes
+/// after the post's container past that stretch is not the content.
+#[test]
+fn text_kept_beside_the_story_goes() {
+    let text = extract("beside-story.html");
+    assert_has(
+        &text,
+        &["seal had gone through it", "ready for the first boats"],
+    );
+    assert_lacks(
+        &text,
+        &[
+            "mooring fees",
+            "Forty pupils",
+            "About this blog",
+            "I answer every letter",
+        ],
+    );
+    // With the phase off, the teasers and the blurb come out with the post.
+    let text = extract_with("beside-story.html", &["-p", "beside=0"]);
+    assert_has(&text, &["Forty pupils", "I answer every letter"]);
 }

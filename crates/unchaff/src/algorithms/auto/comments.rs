@@ -50,7 +50,7 @@ const POST_LOOKUP: usize = 64;
 /// A block's post container: the nearest ancestor (or the block itself)
 /// that can be a record (`div`, `article`, `li`…) and has a class, as its
 /// tag and class attribute (trimmed; see the module documentation).
-fn post_of<'a>(page: &Page<'a>, b: &Blocks, k: usize) -> Option<(Tag, &'a str)> {
+pub(super) fn post_of<'a>(page: &Page<'a>, b: &Blocks, k: usize) -> Option<(Tag, &'a str)> {
     let dom = page.dom;
     let mut h = *b.held.block.get(k)? as usize;
     for _ in 0..POST_LOOKUP {

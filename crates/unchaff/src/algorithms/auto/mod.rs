@@ -31,7 +31,9 @@
 //!    article's comments go
 //!    ([`comments::drop_comments`]); then the story the page's title
 //!    names settles it ([`story`]: teasers before it and a next article
-//!    after it go; a short story missed beside a news list is taken).
+//!    after it go; a short story missed beside a news list is taken), and
+//!    what is kept after its container past a stretch the model dropped
+//!    goes ([`beside`]: a sidebar, a teaser column, a footer).
 //!    When what is left is short for the
 //!    page ([`RELAX_CHARS`], a CJK character counting
 //!    [`CJK_CHAR_LENGTH`]; [`RELAX_SHARE`]) it takes the less certain
@@ -50,6 +52,7 @@
 //! `include-comments=1` (`--include-comments`): then the prose of every
 //! block in a comment container (class/id vocabulary) is kept as well.
 
+pub mod beside;
 pub mod chrome_lines;
 pub mod comments;
 pub mod consent;
@@ -289,6 +292,9 @@ pub struct Auto {
     pub related: bool,
     /// Whether a photo gallery kept after the article goes ([`gallery`]).
     pub gallery: bool,
+    /// Whether what is kept after the story's container past a stretch of
+    /// dropped blocks goes ([`beside`]).
+    pub beside: bool,
 }
 
 impl Auto {
@@ -320,6 +326,7 @@ impl Auto {
             post: true,
             related: true,
             gallery: true,
+            beside: true,
         })
     }
 
@@ -448,6 +455,13 @@ impl Auto {
                         && story::take_post(b, &mut keep, st)
                     {
                         to_story = true;
+                    }
+                }
+                Phase::Beside => {
+                    if self.beside
+                        && let Some(st) = story.or(post)
+                    {
+                        beside::drop_beside(page, b, p, &mut keep, st, self.include_comments);
                     }
                 }
                 Phase::Related => {
@@ -775,6 +789,16 @@ pub fn params() -> &'static [Param] {
         )),
     },
     Param {
+        name: "beside",
+        default: "1",
+        range: "0 or 1",
+        meaning: text(format!(
+            "1 drops what is kept after the story's container (the headline the page title names, and its text) from the first block past {} or more dropped ones: a blog's sidebar, a teaser column, a footer kept beside the story; only when the story holds {}% of the kept text, and not on a thread whose replies are written like its opening post; 0 keeps it",
+            beside::GAP_BLOCKS,
+            percent(beside::STORY_MIN_SHARE)
+        )),
+    },
+    Param {
         name: "context",
         default: "1",
         range: "0 or 1",
@@ -843,6 +867,7 @@ fn configure(p: &mut Params) -> Result<Auto, Error> {
     a.post = p.f64("post", 1.0)? != 0.0;
     a.related = p.f64("related", 1.0)? != 0.0;
     a.gallery = p.f64("gallery", 1.0)? != 0.0;
+    a.beside = p.f64("beside", 1.0)? != 0.0;
     Ok(a)
 }
 
@@ -925,6 +950,10 @@ enum Phase {
     /// selection that lies wholly outside it ([`story::take_post`],
     /// `post=1`).
     Post,
+    /// Drops what is kept after the story's container past a stretch of
+    /// dropped blocks: a sidebar, a teaser column, a footer
+    /// ([`beside`], `beside=1`).
+    Beside,
     /// Drops a related-content section kept after the article: a kept
     /// "Also on …", "Related Posts", "You may also like" label and what
     /// it opens ([`related`], `related=1`).
@@ -953,6 +982,7 @@ const PHASES: &[(Phase, bool)] = &[
     (Phase::DropComments, true),
     (Phase::Story, true),
     (Phase::Post, true),
+    (Phase::Beside, true),
     (Phase::Related, true),
     (Phase::Gallery, true),
     (Phase::ChromeLines, true),

@@ -62,6 +62,10 @@ pub struct Story {
     /// of its container, the next headline of its level or higher, or the
     /// first comment block, whichever comes first.
     pub blocks: std::ops::Range<usize>,
+    /// The blocks of the story's container (the headline's and the
+    /// story's among them, and any before the headline or after the next
+    /// headline of its level): what lies after it is beside the story.
+    pub container: std::ops::Range<usize>,
 }
 
 impl Story {
@@ -224,9 +228,19 @@ pub fn story_after(b: &Blocks, headline: usize) -> Option<Story> {
             k += 1;
         }
         if prose {
+            let inside = |j: usize| (h..end).contains(&(held.block[j] as usize));
+            let mut last = k;
+            while last < b.chars.len() && inside(last) {
+                last += 1;
+            }
+            let mut first = headline;
+            while first > 0 && inside(first - 1) {
+                first -= 1;
+            }
             return Some(Story {
                 headline,
                 blocks: headline + 1..k,
+                container: first..last,
             });
         }
     }
