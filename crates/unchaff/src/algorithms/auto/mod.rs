@@ -60,6 +60,7 @@ pub mod listings;
 pub mod nothing;
 pub mod records;
 pub mod related;
+pub mod sections;
 pub mod siblings;
 pub mod story;
 pub mod unsure;
@@ -286,6 +287,9 @@ pub struct Auto {
     /// Whether a related-content section kept after the article goes
     /// ([`related`]).
     pub related: bool,
+    /// Whether the sections beside the kept one in a column of little
+    /// chrome are kept too ([`sections`]).
+    pub sections: bool,
 }
 
 impl Auto {
@@ -316,6 +320,7 @@ impl Auto {
             comments_short: true,
             post: true,
             related: true,
+            sections: true,
         })
     }
 
@@ -423,6 +428,11 @@ impl Auto {
                 }
                 Phase::Listings => {
                     listings::keep_listings(page, b, &mut keep);
+                }
+                Phase::Sections => {
+                    if self.sections {
+                        sections::keep_sections(b, &mut keep);
+                    }
                 }
                 Phase::DropComments => {
                     if !self.include_comments {
@@ -755,6 +765,12 @@ pub fn params() -> &'static [Param] {
         meaning: "1 drops a related-content section kept after the article: a kept label such as \"Also on …:\", \"Related Posts\", \"You may also like\" or \"More from …\" and the container it opens (or, among the article's paragraphs, the element after it); 0 keeps it",
     },
     Param {
+        name: "sections",
+        default: "1",
+        range: "0 or 1",
+        meaning: "1 keeps, beside the kept section of a page built of sections (a service or landing page's features, steps, FAQ), the other sections' text when the column holding them has little chrome; 0 leaves the model's choice",
+    },
+    Param {
         name: "context",
         default: "1",
         range: "0 or 1",
@@ -822,6 +838,7 @@ fn configure(p: &mut Params) -> Result<Auto, Error> {
     a.comments_short = p.f64("comments-short", 1.0)? != 0.0;
     a.post = p.f64("post", 1.0)? != 0.0;
     a.related = p.f64("related", 1.0)? != 0.0;
+    a.sections = p.f64("sections", 1.0)? != 0.0;
     Ok(a)
 }
 
@@ -890,6 +907,9 @@ enum Phase {
     Siblings,
     /// Keeps the items of a kept listing.
     Listings,
+    /// Keeps the sections beside the kept one in a column of little
+    /// chrome ([`sections`], `sections=1`).
+    Sections,
     /// Drops an article's comments (without `include-comments`): a
     /// thread's replies stay. With the relaxed threshold it keeps the
     /// comment thread out (dragnet's Slashdot stories: precision 0.05).
@@ -925,6 +945,7 @@ const PHASES: &[(Phase, bool)] = &[
     (Phase::Records, true),
     (Phase::Siblings, false),
     (Phase::Listings, false),
+    (Phase::Sections, true),
     (Phase::DropComments, true),
     (Phase::Story, true),
     (Phase::Post, true),
