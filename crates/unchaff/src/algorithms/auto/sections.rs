@@ -199,3 +199,92 @@ pub fn keep_sections(b: &Blocks, keep: &mut [bool]) -> bool {
     }
     any
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::algorithms::testutil::after_phase;
+
+    /// A paragraph of a section: about 200 characters of prose.
+    fn para(first: &str) -> String {
+        format!(
+            "<p>{first} lorem ipsum: every machine is copied once an hour, and only the \
+             changed blocks travel. A lost file comes back in two clicks, from any hour \
+             of the last month, to any of your machines.</p>"
+        )
+    }
+
+    /// A page-builder row: a heading and two paragraphs.
+    fn row(heading: &str, a: &str, b: &str) -> String {
+        format!(
+            "<div class=vc_row><h2>{heading}</h2>{}{}</div>",
+            para(a),
+            para(b)
+        )
+    }
+
+    /// A service page: a menu, four rows in the main column (the second
+    /// one sectioned by two headings of its own), a footer of links.
+    fn service_page() -> String {
+        format!(
+            "<body><nav><ul><li><a href=/a>Pricing</a></li><li><a href=/b>About us</a></li>\
+             </ul></nav><div class=wrap><div class=rows>{}<div class=vc_row><h2>Features</h2>\
+             {}<h3>Backups</h3>{}<h3>Restores</h3>{}</div>{}{}</div></div>\
+             <footer><a href=/c>Terms of use</a> <a href=/d>Privacy policy</a></footer></body>",
+            row("Hero", "Intro", "Promise"),
+            para("Kept1"),
+            para("Kept2"),
+            para("Kept3"),
+            row("How it works", "Steps", "Onboard"),
+            row("Questions", "Answer1", "Answer2"),
+        )
+    }
+
+    fn kept_after(html: &str, kept_before: &[&str]) -> Vec<String> {
+        after_phase(
+            html,
+            |t| kept_before.iter().any(|w| t.starts_with(w)),
+            |_, b, keep| {
+                keep_sections(b, keep);
+            },
+        )
+    }
+
+    #[test]
+    fn the_rows_beside_the_kept_one_are_kept() {
+        let kept = kept_after(&service_page(), &["Kept", "Backups", "Restores"]);
+        for w in ["Hero", "Intro", "Promise", "How it works", "Steps", "Answer2"] {
+            assert!(kept.iter().any(|t| t.starts_with(w)), "{w} missing: {kept:?}");
+        }
+        // The menu and the footer's links are not.
+        for w in ["Pricing", "About us", "Terms", "Privacy"] {
+            assert!(!kept.iter().any(|t| t.starts_with(w)), "{w} kept: {kept:?}");
+        }
+    }
+
+    #[test]
+    fn an_article_and_its_sidebar_stand() {
+        // The kept prose is a run of paragraphs with no headings of
+        // sections: an article. The author's note and a sidebar's blurb
+        // beside it stay out.
+        let html = format!(
+            "<body><div class=col><h1>Title</h1><div class=body>{}{}{}</div>\
+             <div class=bio><h2>About the author</h2>{}</div>\
+             <div class=more><h2>Elsewhere</h2>{}{}</div></div></body>",
+            para("Story1"),
+            para("Story2"),
+            para("Story3"),
+            para("Bio"),
+            para("Blurb1"),
+            para("Blurb2"),
+        );
+        let kept = kept_after(&html, &["Story"]);
+        assert_eq!(kept.len(), 3, "{kept:?}");
+        // A sectioned selection that left out little of its column (one
+        // paragraph, under MIN_NEW_CHARS) stands too.
+        let all = ["Kept", "Backups", "Restores", "Hero", "Intro", "Promise", "How"];
+        let all = [&all[..], &["Steps", "Onboard", "Questions", "Answer1"]].concat();
+        let kept = kept_after(&service_page(), &all);
+        assert!(!kept.iter().any(|t| t.starts_with("Answer2")), "{kept:?}");
+    }
+}
