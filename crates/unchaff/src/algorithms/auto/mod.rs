@@ -27,7 +27,9 @@
 //!    kept post, and a listing's items whole ([`records::fill_records`]);
 //!    the paragraphs that the block stage calls content beside kept ones
 //!    ([`siblings::keep_siblings`]); the code listings and definition
-//!    lists beside kept prose ([`listings::keep_listings`]); then an
+//!    lists beside kept prose ([`listings::keep_listings`]); on a page
+//!    built of sections, the other sections of the column holding the
+//!    kept one ([`sections::keep_sections`]); then an
 //!    article's comments go
 //!    ([`comments::drop_comments`]); then the story the page's title
 //!    names settles it ([`story`]: teasers before it and a next article
@@ -431,7 +433,7 @@ impl Auto {
                 }
                 Phase::Sections => {
                     if self.sections {
-                        sections::keep_sections(b, &mut keep);
+                        sections::keep_sections(b, story, &mut keep);
                     }
                 }
                 Phase::DropComments => {
