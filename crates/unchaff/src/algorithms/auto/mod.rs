@@ -27,7 +27,9 @@
 //!    kept post, and a listing's items whole ([`records::fill_records`]);
 //!    the paragraphs that the block stage calls content beside kept ones
 //!    ([`siblings::keep_siblings`]); the code listings and definition
-//!    lists beside kept prose ([`listings::keep_listings`]); then an
+//!    lists beside kept prose ([`listings::keep_listings`]); on a page
+//!    built of sections, the other sections of the column holding the
+//!    kept one ([`sections::keep_sections`]); then an
 //!    article's comments go
 //!    ([`comments::drop_comments`]); then the story the page's title
 //!    names settles it ([`story`]: teasers before it and a next article
@@ -64,6 +66,7 @@ pub mod nothing;
 pub mod records;
 pub mod gallery;
 pub mod related;
+pub mod sections;
 pub mod siblings;
 pub mod story;
 pub mod unsure;
@@ -295,6 +298,9 @@ pub struct Auto {
     /// Whether what is kept after the story's container past a stretch of
     /// dropped blocks goes ([`beside`]).
     pub beside: bool,
+    /// Whether the sections beside the kept one in a column of little
+    /// chrome are kept too ([`sections`]).
+    pub sections: bool,
 }
 
 impl Auto {
@@ -327,6 +333,7 @@ impl Auto {
             related: true,
             gallery: true,
             beside: true,
+            sections: true,
         })
     }
 
@@ -434,6 +441,11 @@ impl Auto {
                 }
                 Phase::Listings => {
                     listings::keep_listings(page, b, &mut keep);
+                }
+                Phase::Sections => {
+                    if self.sections {
+                        sections::keep_sections(b, story, &mut keep);
+                    }
                 }
                 Phase::DropComments => {
                     if !self.include_comments {
@@ -799,6 +811,12 @@ pub fn params() -> &'static [Param] {
         )),
     },
     Param {
+        name: "sections",
+        default: "1",
+        range: "0 or 1",
+        meaning: "1 keeps, beside the kept section of a page built of sections (a service or landing page's features, steps, FAQ), the other sections' text when the column holding them has little chrome; 0 leaves the model's choice",
+    },
+    Param {
         name: "context",
         default: "1",
         range: "0 or 1",
@@ -868,6 +886,7 @@ fn configure(p: &mut Params) -> Result<Auto, Error> {
     a.related = p.f64("related", 1.0)? != 0.0;
     a.gallery = p.f64("gallery", 1.0)? != 0.0;
     a.beside = p.f64("beside", 1.0)? != 0.0;
+    a.sections = p.f64("sections", 1.0)? != 0.0;
     Ok(a)
 }
 
@@ -936,6 +955,9 @@ enum Phase {
     Siblings,
     /// Keeps the items of a kept listing.
     Listings,
+    /// Keeps the sections beside the kept one in a column of little
+    /// chrome ([`sections`], `sections=1`).
+    Sections,
     /// Drops an article's comments (without `include-comments`): a
     /// thread's replies stay. With the relaxed threshold it keeps the
     /// comment thread out (dragnet's Slashdot stories: precision 0.05).
@@ -979,6 +1001,7 @@ const PHASES: &[(Phase, bool)] = &[
     (Phase::Records, true),
     (Phase::Siblings, false),
     (Phase::Listings, false),
+    (Phase::Sections, true),
     (Phase::DropComments, true),
     (Phase::Story, true),
     (Phase::Post, true),
