@@ -295,6 +295,9 @@ pub struct Auto {
     pub related: bool,
     /// Whether a photo gallery kept after the article goes ([`gallery`]).
     pub gallery: bool,
+    /// Whether the gallery phase counts the slide markers the model
+    /// dropped too, once it kept one ([`gallery::drop_gallery_with`]).
+    pub gallery_dropped: bool,
     /// Whether what is kept after the story's container past a stretch of
     /// dropped blocks goes ([`beside`]).
     pub beside: bool,
@@ -332,6 +335,7 @@ impl Auto {
             post: true,
             related: true,
             gallery: true,
+            gallery_dropped: true,
             beside: true,
             sections: true,
         })
@@ -483,7 +487,7 @@ impl Auto {
                 }
                 Phase::Gallery => {
                     if self.gallery {
-                        gallery::drop_gallery(page, b, &mut keep);
+                        gallery::drop_gallery_with(page, b, &mut keep, self.gallery_dropped);
                     }
                 }
                 Phase::ChromeLines => {
@@ -801,6 +805,12 @@ pub fn params() -> &'static [Param] {
         )),
     },
     Param {
+        name: "gallery-dropped",
+        default: "1",
+        range: "0 or 1",
+        meaning: "1 lets the gallery phase count the slide counters and buttons the model dropped (it keeps a gallery's captions, which read as prose, and drops most of its short counter lines), once it kept one of them; 0 counts the kept ones only",
+    },
+    Param {
         name: "beside",
         default: "1",
         range: "0 or 1",
@@ -885,6 +895,7 @@ fn configure(p: &mut Params) -> Result<Auto, Error> {
     a.post = p.f64("post", 1.0)? != 0.0;
     a.related = p.f64("related", 1.0)? != 0.0;
     a.gallery = p.f64("gallery", 1.0)? != 0.0;
+    a.gallery_dropped = p.f64("gallery-dropped", 1.0)? != 0.0;
     a.beside = p.f64("beside", 1.0)? != 0.0;
     a.sections = p.f64("sections", 1.0)? != 0.0;
     Ok(a)
