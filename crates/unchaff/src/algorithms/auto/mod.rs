@@ -55,6 +55,7 @@
 //! block in a comment container (class/id vocabulary) is kept as well.
 
 pub mod beside;
+pub mod between;
 pub mod chrome_lines;
 pub mod comments;
 pub mod consent;
@@ -304,6 +305,9 @@ pub struct Auto {
     /// Whether the sections beside the kept one in a column of little
     /// chrome are kept too ([`sections`]).
     pub sections: bool,
+    /// Whether a block just under the threshold between two kept
+    /// siblings is kept too ([`between`]).
+    pub between: bool,
 }
 
 impl Auto {
@@ -338,6 +342,7 @@ impl Auto {
             gallery_dropped: true,
             beside: true,
             sections: true,
+            between: true,
         })
     }
 
@@ -442,6 +447,11 @@ impl Auto {
                 }
                 Phase::Siblings => {
                     siblings::keep_siblings(b, block_stage, &mut keep);
+                }
+                Phase::Between => {
+                    if self.between {
+                        between::keep_between(page, b, p, t, &mut keep);
+                    }
                 }
                 Phase::Listings => {
                     listings::keep_listings(page, b, &mut keep);
@@ -827,6 +837,15 @@ pub fn params() -> &'static [Param] {
         meaning: "1 keeps, beside the kept section of a page built of sections (a service or landing page's features, steps, FAQ), the other sections' text when the column holding them has little chrome; 0 leaves the model's choice",
     },
     Param {
+        name: "between",
+        default: "1",
+        range: "0 or 1",
+        meaning: text(format!(
+            "1 keeps a block scored from {} x the threshold when the blocks just before and after it, in the same element, are kept (a short line of the post between two of its paragraphs); 0 leaves the model's choice",
+            between::BETWEEN_THRESHOLD_SHARE
+        )),
+    },
+    Param {
         name: "context",
         default: "1",
         range: "0 or 1",
@@ -898,6 +917,7 @@ fn configure(p: &mut Params) -> Result<Auto, Error> {
     a.gallery_dropped = p.f64("gallery-dropped", 1.0)? != 0.0;
     a.beside = p.f64("beside", 1.0)? != 0.0;
     a.sections = p.f64("sections", 1.0)? != 0.0;
+    a.between = p.f64("between", 1.0)? != 0.0;
     Ok(a)
 }
 
@@ -964,6 +984,9 @@ enum Phase {
     Records,
     /// Keeps blocks between kept siblings.
     Siblings,
+    /// Keeps a block just under the threshold whose neighbours, siblings
+    /// of it, are kept ([`between`], `between=1`).
+    Between,
     /// Keeps the items of a kept listing.
     Listings,
     /// Keeps the sections beside the kept one in a column of little
@@ -1011,6 +1034,7 @@ const PHASES: &[(Phase, bool)] = &[
     (Phase::IncludeComments, false),
     (Phase::Records, true),
     (Phase::Siblings, false),
+    (Phase::Between, false),
     (Phase::Listings, false),
     (Phase::Sections, true),
     (Phase::DropComments, true),
