@@ -173,8 +173,8 @@ pub(super) fn build(p: &mut Params) -> Result<Box<dyn Algorithm>, Error> {
         c: p.f64("c", C)?,
         s: p.f64("s", S)?,
         d: p.f64("d", D)?,
-        promote: p.f64("promote", 1.0)? != 0.0,
-        demote: p.f64("demote", 1.0)? != 0.0,
+        promote: p.switch("promote", true)?,
+        demote: p.switch("demote", true)?,
     }))
 }
 

@@ -364,6 +364,12 @@ impl Params {
         }
     }
 
+    /// A switch: a number parameter read as on (any number but 0) or off
+    /// (0), or `default` when absent.
+    pub fn switch(&mut self, key: &str, default: bool) -> Result<bool, Error> {
+        Ok(self.f64(key, if default { 1.0 } else { 0.0 })? != 0.0)
+    }
+
     /// Fails if a parameter was given that no one took.
     pub fn finish(&self, algorithm: &str) -> Result<(), Error> {
         match self.items.iter().find(|i| !i.2) {

@@ -887,11 +887,11 @@ fn configure(p: &mut Params) -> Result<Auto, Error> {
         None => Auto::new()?,
     };
     a.threshold = p.f64("threshold", THRESHOLD as f64)? as f32;
-    a.include_comments = p.f64("include-comments", 0.0)? != 0.0;
-    a.fallback = p.f64("fallback", 1.0)? != 0.0;
+    a.include_comments = p.switch("include-comments", false)?;
+    a.fallback = p.switch("fallback", true)?;
     a.exit_margin = p.f64("exit-margin", EXIT_MARGIN as f64)? as f32;
-    a.use_context = p.f64("context", 1.0)? != 0.0;
-    a.consent = p.f64("consent", 1.0)? != 0.0;
+    a.use_context = p.switch("context", true)?;
+    a.consent = p.switch("consent", true)?;
     if p.f64("records", 1.0)? == 0.0 {
         a.records = None;
     } else {
@@ -905,23 +905,22 @@ fn configure(p: &mut Params) -> Result<Auto, Error> {
             levels: p.f64("record-levels", d.levels as f64)?.max(1.0) as usize,
         });
     }
-    a.keep_title = p.f64("keep-title", 0.0)? != 0.0;
-    a.nothing = p.f64("nothing", 1.0)? != 0.0;
-    a.story = p.f64("story", 1.0)? != 0.0;
-    a.chrome_lines = p.f64("chrome-lines", 1.0)? != 0.0;
-    a.unsure = p.f64("unsure", 1.0)? != 0.0;
-    a.comments_short = p.f64("comments-short", 1.0)? != 0.0;
-    a.post = p.f64("post", 1.0)? != 0.0;
-    a.related = p.f64("related", 1.0)? != 0.0;
-    a.gallery = p.f64("gallery", 1.0)? != 0.0;
-    a.gallery_dropped = p.f64("gallery-dropped", 1.0)? != 0.0;
-    a.beside = p.f64("beside", 1.0)? != 0.0;
-    a.sections = p.f64("sections", 1.0)? != 0.0;
-    a.between = p.f64("between", 1.0)? != 0.0;
+    a.keep_title = p.switch("keep-title", false)?;
+    a.nothing = p.switch("nothing", true)?;
+    a.story = p.switch("story", true)?;
+    a.chrome_lines = p.switch("chrome-lines", true)?;
+    a.unsure = p.switch("unsure", true)?;
+    a.comments_short = p.switch("comments-short", true)?;
+    a.post = p.switch("post", true)?;
+    a.related = p.switch("related", true)?;
+    a.gallery = p.switch("gallery", true)?;
+    a.gallery_dropped = p.switch("gallery-dropped", true)?;
+    a.beside = p.switch("beside", true)?;
+    a.sections = p.switch("sections", true)?;
+    a.between = p.switch("between", true)?;
     Ok(a)
 }
 
-/// The characters of the kept blocks.
 /// The length of the kept blocks as the fallback's bounds read it: their
 /// characters, a CJK character counting [`CJK_CHAR_LENGTH`].
 fn kept_length(b: &Blocks, keep: &[bool]) -> u32 {
@@ -934,6 +933,7 @@ fn kept_length(b: &Blocks, keep: &[bool]) -> u32 {
         .fold(0u32, u32::saturating_add)
 }
 
+/// The characters of the kept blocks.
 fn kept_chars(b: &Blocks, keep: &[bool]) -> u32 {
     b.chars
         .iter()
