@@ -44,11 +44,7 @@ pub fn keep_between(page: &Page<'_>, b: &Blocks, p: &[f32], threshold: f32, keep
         .min(b.comment.len())
         .min(b.features.len())
         .min(held.block.len());
-    let parent = |k: usize| -> Option<usize> {
-        let h = *held.block.get(k)? as usize;
-        let up = *held.parent.get(h)? as usize;
-        (up < held.held.len()).then_some(up)
-    };
+    let parent = |k: usize| held.block_parent(k);
     const LINK_RATIO: usize = super::features::index("link_ratio");
     let floor = threshold * BETWEEN_THRESHOLD_SHARE;
     let mut back = Vec::new();

@@ -415,6 +415,14 @@ pub struct HeldTree {
 }
 
 impl HeldTree {
+    /// The index in `held` of the parent of block `k`'s element (`None`
+    /// for the root or a block out of range).
+    pub fn block_parent(&self, k: usize) -> Option<usize> {
+        let h = *self.block.get(k)? as usize;
+        let up = *self.parent.get(h)? as usize;
+        (up < self.held.len()).then_some(up)
+    }
+
     /// The tree of the `blocks`' elements and their ancestors among `ne`
     /// elements in document order, `parent_of(e)` being element `e`'s
     /// parent's position (`u32::MAX` for none). Each element is walked

@@ -43,11 +43,7 @@ pub fn keep_siblings(b: &Blocks, block_stage: &[f32], keep: &mut [bool]) -> bool
         .min(b.chars.len())
         .min(b.comment.len())
         .min(held.block.len());
-    let parent = |k: usize| -> Option<usize> {
-        let h = *held.block.get(k)? as usize;
-        let up = *held.parent.get(h)? as usize;
-        (up < held.held.len()).then_some(up)
-    };
+    let parent = |k: usize| held.block_parent(k);
     // The elements that hold a kept block of prose.
     let mut hosts = vec![false; held.held.len()];
     for k in (0..n).filter(|&k| keep[k] && b.chars[k] >= SIBLING_MIN_CHARS) {
