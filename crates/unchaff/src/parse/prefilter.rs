@@ -1064,13 +1064,15 @@ fn tag_end(b: &[u8], from: usize) -> usize {
 /// pre-pass may cut it: `data-*` (11% of scrapinghub's bytes after the
 /// bodies are cut, and mostly names the tokenizer must intern one by one),
 /// `on*` event handlers, `sizes`, and ARIA's labels and states but
-/// `aria-hidden` (read by [`crate::clean`]); but the attributes an image's
+/// `aria-hidden` and `aria-controls` (read by [`crate::clean`]: what
+/// hides an element, what a button shows); but the attributes an image's
 /// source may be in ([`IMAGE_SOURCES`]).
 /// None of them changes how the tree is built.
 pub(crate) fn is_unread_attr(name: &[u8]) -> bool {
     let starts = |p: &[u8]| name.len() >= p.len() && name[..p.len()].eq_ignore_ascii_case(p);
     (starts(b"data-") || starts(b"on") || starts(b"aria-"))
         && !name.eq_ignore_ascii_case(b"aria-hidden")
+        && !name.eq_ignore_ascii_case(b"aria-controls")
         && !is_image_source(name)
         || name.eq_ignore_ascii_case(b"sizes")
 }
@@ -1521,9 +1523,11 @@ mod tests {
             s("<img src=a.png srcset=\"a 1x, b 2x\" sizes=50vw data-src=c.png data-w=3 alt=x>"),
             "<img src=a.png srcset=\"a 1x, b 2x\" data-src=c.png alt=x>"
         );
-        // What is read stays: aria-hidden, and data- as a value, not a name.
+        // What is read stays: aria-hidden, a button's aria-controls, and
+        // data- as a value, not a name.
         unchanged(&[
             "<p aria-hidden=true>x</p>",
+            "<a aria-controls=faq-1>Q</a>",
             "<p title= data-x=1>x</p>",
             "<p title=\"a data-x=1\">x</p>",
             "<a href=x data>y</a>",
