@@ -6,7 +6,8 @@
 //! of issue #38: several stories on one page, a news column beside a
 //! short story, lines of page furniture inside the article, comment
 //! machinery, a short blog post lost to its sidebar, text kept beside the
-//! story, a short line of the post between two kept paragraphs.
+//! story, a short line of the post between two kept paragraphs, a forum
+//! thread whose posts all lie in reply containers.
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -309,4 +310,26 @@ fn a_short_line_between_kept_paragraphs_stays() {
         ],
     );
     assert_lacks(&text, &["the older post", "January 2026", "Studio Notes"]);
+}
+
+/// A forum thread written as XenForo and Invision write one: every post,
+/// the first one too, inside a container named for replies, under the
+/// thread's title, with the forum's blurb in a notice above the title.
+/// The blurb passed for an article, so the posts went as its comments
+/// and the blurb was all that came out (`-p thread=0` still does that).
+#[test]
+fn a_forum_threads_posts_in_reply_containers_stay() {
+    let text = extract("forum-replies.html");
+    assert_has(
+        &text,
+        &[
+            "Which glue would you trust for a scarf",
+            "eight to twelve times the thickness",
+            "squeezing all the glue out of the joint",
+            "sanding jig from a scrap of pine",
+        ],
+    );
+    assert_lacks(&text, &["All rights reserved", "Privacy policy", "Log in"]);
+    let off = extract_with("forum-replies.html", &["-p", "thread=0"]);
+    assert_lacks(&off, &["eight to twelve times the thickness"]);
 }

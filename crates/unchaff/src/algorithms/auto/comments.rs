@@ -104,6 +104,37 @@ pub fn drop_comments(page: &Page<'_>, b: &Blocks, keep: &mut [bool]) -> bool {
     dropped
 }
 
+/// Whether the kept comment blocks of `keep` are a forum thread's posts:
+/// the first of them follows the page's title headline (`headline`,
+/// [`super::story::title_headline`]) with less than
+/// [`ARTICLE_MIN_CHARS`] kept outside comment containers between them.
+/// XenForo and Invision write every post of a thread, the first one too,
+/// in a container named for replies or comments (XenForo's
+/// `js-replyNewMessageContainer`, Invision's `elComment_…` and
+/// `comment-…_wrap`); the text kept outside it elsewhere (a forum's
+/// notice above the title, an install-the-app prompt, the forum's blurb
+/// in the footer) is no article, and [`drop_comments`] took it for one
+/// and dropped the thread (held out, wcxb-dev's forum pages 0523, 0544
+/// and 2797 from 0.00 to 0.59–0.85). An article has its body between
+/// its headline and its comments.
+pub fn posts_follow_title(b: &Blocks, keep: &[bool], headline: Option<usize>) -> bool {
+    let Some(h) = headline else {
+        return false;
+    };
+    let n = keep.len().min(b.comment.len()).min(b.chars.len());
+    let Some(first) = (h + 1..n).find(|&k| keep[k] && b.comment[k]) else {
+        return false;
+    };
+    if (0..h).any(|k| keep[k] && b.comment[k]) {
+        return false;
+    }
+    let between: u32 = (h + 1..first)
+        .filter(|&k| keep[k] && !b.comment[k])
+        .map(|k| b.chars[k])
+        .sum();
+    between < ARTICLE_MIN_CHARS
+}
+
 /// A block is text, not links, below this share of its characters in
 /// links.
 const TEXT_MAX_LINK_RATIO: f32 = 0.5;
@@ -250,6 +281,33 @@ mod tests {
         assert!(!missed(&post(6), &[("Article", 0.1), ("Comment", 0.6)]));
         // Three blocks are one misnamed container, not a thread.
         assert!(!missed(&post(3), &rows));
+    }
+
+    #[test]
+    fn posts_under_the_title_are_a_thread() {
+        use crate::algorithms::auto::vocab::Vocabulary;
+        use crate::algorithms::testutil::{block_texts, page_of};
+        // Every block kept; `headline` is the `h1`'s block.
+        let follows = |html: &str| {
+            let dom = crate::parse::parse(html);
+            let page = page_of(&dom);
+            let b = features::blocks(&page, &Vocabulary::new());
+            let h = block_texts(&page, &b).iter().position(|t| t.starts_with("Sea wall"));
+            posts_follow_title(&b, &vec![true; b.chars.len()], h)
+        };
+        let notice = format!("<div class=notice><p>About this forum. {PROSE}</p></div>");
+        let thread = format!(
+            "<div class=js-replyContainer><article><p>Opening {PROSE}</p></article>             <article><p>Reply {PROSE}</p></article></div>"
+        );
+        // A forum's notice above the title, the posts right under it.
+        assert!(follows(&format!("<body>{notice}<h1>Sea wall</h1>{thread}</body>")));
+        // An article between the title and the comments.
+        assert!(!follows(&format!(
+            "<body><h1>Sea wall</h1><p>Article one. {PROSE}</p><p>Article two. {PROSE}</p>{thread}</body>"
+        )));
+        // No title headline, or comments above it.
+        assert!(!follows(&format!("<body>{notice}<h1>Other</h1>{thread}</body>")));
+        assert!(!follows(&format!("<body>{thread}<h1>Sea wall</h1>{thread}</body>")));
     }
 
     #[test]

@@ -31,7 +31,9 @@
 //!    built of sections, the other sections of the column holding the
 //!    kept one ([`sections::keep_sections`]); then an
 //!    article's comments go
-//!    ([`comments::drop_comments`]); then the story the page's title
+//!    ([`comments::drop_comments`]), unless they follow the title with no
+//!    article between (a forum thread's posts in reply containers,
+//!    [`comments::posts_follow_title`]); then the story the page's title
 //!    names settles it ([`story`]: teasers before it and a next article
 //!    after it go; a short story missed beside a news list is taken), and
 //!    what is kept after its container past a stretch the model dropped
@@ -288,6 +290,10 @@ pub struct Auto {
     /// Whether an article's comments kept without the article make the
     /// selection short for the fallback ([`comments::article_missed`]).
     pub comments_short: bool,
+    /// Whether comment blocks that follow the title with no article
+    /// between are kept as a thread's posts
+    /// ([`comments::posts_follow_title`]).
+    pub thread: bool,
     /// Whether a post that a heading below the page's highest level names
     /// replaces a selection that lies outside it ([`story::take_post`]).
     pub post: bool,
@@ -336,6 +342,7 @@ impl Auto {
             chrome_lines: true,
             unsure: true,
             comments_short: true,
+            thread: true,
             post: true,
             related: true,
             gallery: true,
@@ -370,7 +377,7 @@ impl Auto {
 
     /// One pass of the selection over the blocks: the blocks at or above
     /// the pass's threshold, then each phase of [`PHASES`] that runs in
-    /// this pass, in order (`story`: the page's, [`story::find_story`]).
+    /// this pass, in order (`anchors`: what the page's title names).
     /// Returns the kept flags, the characters kept when [`Phase::Measure`]
     /// ran (what the fallback's test reads), and whether the relaxed
     /// selection gave way to the story (then the fallback's last resort
@@ -381,7 +388,11 @@ impl Auto {
         b: &Blocks,
         (block_stage, p): (&[f32], &[f32]),
         pass: Pass,
-        (story, post): (Option<&story::Story>, Option<&story::Story>),
+        Anchors {
+            story,
+            post,
+            headline,
+        }: Anchors<'_>,
     ) -> (Vec<bool>, (u32, u32), bool) {
         let t = match pass {
             Pass::AtThreshold => self.threshold,
@@ -462,7 +473,8 @@ impl Auto {
                     }
                 }
                 Phase::DropComments => {
-                    if !self.include_comments {
+                    let thread = self.thread && comments::posts_follow_title(b, &keep, headline);
+                    if !self.include_comments && !thread {
                         comments::drop_comments(page, b, &mut keep);
                     }
                 }
@@ -524,8 +536,9 @@ impl Auto {
             self.fallback && total > 0 && length < chars && (kept as f32) < share * total as f32
         };
         let titles = headline::Titles::new(page.dom);
+        let title_headline = story::title_headline(page, b, &titles);
         let story = match self.story {
-            true => story::find_story(page, b, &titles),
+            true => title_headline.and_then(|h| story::story_after(b, h)),
             false => None,
         };
         // A blog's post under a heading below the page's highest level,
@@ -534,7 +547,11 @@ impl Auto {
             (true, None) => story::find_post(page, b, &titles),
             _ => None,
         };
-        let stories = (story.as_ref(), post.as_ref());
+        let stories = Anchors {
+            story: story.as_ref(),
+            post: post.as_ref(),
+            headline: title_headline,
+        };
         let probabilities = (block_stage, p);
         let (mut keep, kept, _) = self.pass(page, b, probabilities, Pass::AtThreshold, stories);
         let mut relaxed = false;
@@ -792,6 +809,15 @@ pub fn params() -> &'static [Param] {
         )),
     },
     Param {
+        name: "thread",
+        default: "1",
+        range: "0 or 1",
+        meaning: text(format!(
+            "1 keeps the comment blocks that follow the headline naming the page's title, with under {} characters kept outside comments between them, as a forum thread's posts (XenForo and Invision write every post in a reply container); 0 drops them as an article's comments",
+            comments::ARTICLE_MIN_CHARS,
+        )),
+    },
+    Param {
         name: "post",
         default: "1",
         range: "0 or 1",
@@ -911,6 +937,7 @@ fn configure(p: &mut Params) -> Result<Auto, Error> {
     a.chrome_lines = p.switch("chrome-lines", true)?;
     a.unsure = p.switch("unsure", true)?;
     a.comments_short = p.switch("comments-short", true)?;
+    a.thread = p.switch("thread", true)?;
     a.post = p.switch("post", true)?;
     a.related = p.switch("related", true)?;
     a.gallery = p.switch("gallery", true)?;
@@ -952,6 +979,20 @@ fn comment_prose(b: &Blocks, k: usize) -> bool {
     b.comment[k]
         && b.chars[k] >= COMMENT_MIN_CHARS
         && b.features[k][LINK_RATIO] < COMMENT_MAX_LINK_RATIO
+}
+
+/// What the page's title anchors, found once for both passes of the
+/// selection ([`Auto::pass`]).
+#[derive(Clone, Copy)]
+struct Anchors<'s> {
+    /// The story the title names ([`story::find_story`]).
+    story: Option<&'s story::Story>,
+    /// A blog's post a heading below the highest level names, when no
+    /// story is found ([`story::find_post`]).
+    post: Option<&'s story::Story>,
+    /// The block of the headline that names the title, whether a story
+    /// follows it or not ([`story::title_headline`]).
+    headline: Option<usize>,
 }
 
 /// The two passes of the selection ([`Auto::pass`]).

@@ -124,6 +124,21 @@ fn find_headline(
     titles: &Titles<'_>,
     which: Level,
 ) -> Option<Story> {
+    story_after(b, headline_block(page, b, titles, which)?)
+}
+
+/// The block of the headline of the page's highest level that names the
+/// page's title (whether or not a story follows it).
+pub fn title_headline(page: &Page<'_>, b: &Blocks, titles: &Titles<'_>) -> Option<usize> {
+    headline_block(page, b, titles, Level::Top)
+}
+
+fn headline_block(
+    page: &Page<'_>,
+    b: &Blocks,
+    titles: &Titles<'_>,
+    which: Level,
+) -> Option<usize> {
     let n = b.features.len().min(b.chars.len());
     let level = |k: usize| b.features[k][HEADING_LEVEL];
     // A linked heading is more often a teaser's than the story's own.
@@ -162,7 +177,7 @@ fn find_headline(
         .zip(&text)
         .find(|&(&k, t)| at_level(k) && names_story(t, titles))
         .map(|(&k, _)| k)?;
-    story_after(b, headline)
+    Some(headline)
 }
 
 /// [`take_post`] leaves a selection of more than this many characters:
