@@ -7,7 +7,8 @@
 //! short story, lines of page furniture inside the article, comment
 //! machinery, a short blog post lost to its sidebar, text kept beside the
 //! story, a short line of the post between two kept paragraphs, a forum
-//! thread whose posts all lie in reply containers.
+//! thread whose posts all lie in reply containers, a lead slideshow's
+//! captions above the story.
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -332,4 +333,22 @@ fn a_forum_threads_posts_in_reply_containers_stay() {
     assert_lacks(&text, &["All rights reserved", "Privacy policy", "Log in"]);
     let off = extract_with("forum-replies.html", &["-p", "thread=0"]);
     assert_lacks(&off, &["eight to twelve times the thickness"]);
+}
+
+/// A story that opens with a slideshow: four photos, each with a caption
+/// that reads as prose and a credit, above the first paragraph. The model
+/// kept the captions with the story (`-p lead-captions=0` still does).
+#[test]
+fn a_lead_slideshows_captions_go() {
+    let text = extract("lead-gallery.html");
+    assert_has(
+        &text,
+        &[
+            "Repairs to the old harbour wall began on Monday",
+            "keep the sea out of the car park",
+        ],
+    );
+    assert_lacks(&text, &["(Photo: Ben Ortiz)", "Residents watch the crane"]);
+    let off = extract_with("lead-gallery.html", &["-p", "lead-captions=0"]);
+    assert_has(&off, &["Residents watch the crane"]);
 }

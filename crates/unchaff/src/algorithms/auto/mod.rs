@@ -37,7 +37,10 @@
 //!    names settles it ([`story`]: teasers before it and a next article
 //!    after it go; a short story missed beside a news list is taken), and
 //!    what is kept after its container past a stretch the model dropped
-//!    goes ([`beside`]: a sidebar, a teaser column, a footer).
+//!    goes ([`beside`]: a sidebar, a teaser column, a footer); then a
+//!    related section ([`related`]), a photo gallery after the article
+//!    ([`gallery`]), lines of page furniture ([`chrome_lines`]) and a lead
+//!    slideshow's captions above it ([`captions`]) go.
 //!    When what is left is short for the
 //!    page ([`RELAX_CHARS`], a CJK character counting
 //!    [`CJK_CHAR_LENGTH`]; [`RELAX_SHARE`]) it takes the less certain
@@ -58,6 +61,7 @@
 
 pub mod beside;
 pub mod between;
+pub mod captions;
 pub mod chrome_lines;
 pub mod comments;
 pub mod consent;
@@ -302,6 +306,9 @@ pub struct Auto {
     pub related: bool,
     /// Whether a photo gallery kept after the article goes ([`gallery`]).
     pub gallery: bool,
+    /// Whether a lead gallery's captions kept above the article go
+    /// ([`captions`]).
+    pub lead_captions: bool,
     /// Whether the gallery phase counts the slide markers the model
     /// dropped too, once it kept one ([`gallery::drop_gallery_with`]).
     pub gallery_dropped: bool,
@@ -343,6 +350,7 @@ impl Auto {
             unsure: true,
             comments_short: true,
             thread: true,
+            lead_captions: true,
             post: true,
             related: true,
             gallery: true,
@@ -515,6 +523,11 @@ impl Auto {
                 Phase::ChromeLines => {
                     if self.chrome_lines {
                         chrome_lines::drop_chrome_lines(page, b, &mut keep);
+                    }
+                }
+                Phase::LeadCaptions => {
+                    if self.lead_captions {
+                        captions::drop_lead_captions(b, &mut keep);
                     }
                 }
             }
@@ -818,6 +831,15 @@ pub fn params() -> &'static [Param] {
         )),
     },
     Param {
+        name: "lead-captions",
+        default: "1",
+        range: "0 or 1",
+        meaning: text(format!(
+            "1 drops the captions (blocks in a figure or a caption, credit, gallery or photo container) kept above the article's first paragraph of prose when there are {} or more (a lead slideshow's); 0 keeps them",
+            captions::MIN_LEAD_CAPTIONS,
+        )),
+    },
+    Param {
         name: "post",
         default: "1",
         range: "0 or 1",
@@ -941,6 +963,7 @@ fn configure(p: &mut Params) -> Result<Auto, Error> {
     a.post = p.switch("post", true)?;
     a.related = p.switch("related", true)?;
     a.gallery = p.switch("gallery", true)?;
+    a.lead_captions = p.switch("lead-captions", true)?;
     a.gallery_dropped = p.switch("gallery-dropped", true)?;
     a.beside = p.switch("beside", true)?;
     a.sections = p.switch("sections", true)?;
@@ -1064,6 +1087,9 @@ enum Phase {
     /// "Click to expand", a gallery's counter, a post's meta line, a
     /// post's or comment's "Reply" button.
     ChromeLines,
+    /// A lead gallery's captions kept above the article's first paragraph
+    /// go ([`captions`], `lead-captions=1`).
+    LeadCaptions,
 }
 
 /// The phases of a selection pass, in order, each with whether the
@@ -1085,6 +1111,7 @@ const PHASES: &[(Phase, bool)] = &[
     (Phase::Related, true),
     (Phase::Gallery, true),
     (Phase::ChromeLines, true),
+    (Phase::LeadCaptions, true),
 ];
 
 /// Why `auto` scored each block of a page as it did ([`Auto::explain_blocks`]).
