@@ -402,7 +402,7 @@ impl Auto {
             match phase {
                 Phase::NavItems => {
                     if self.nav_items && pass == Pass::Relaxed {
-                        nav_items::drop_nav_items(page, b, p, self.threshold, &mut keep);
+                        nav_items::drop_nav_items(page, b, p, self.threshold, &mut keep, story.or(post).is_some());
                     }
                 }
                 Phase::Unsure => {

@@ -26,7 +26,13 @@
 //!   kept at the threshold ([`POST_PROSE_CHARS`],
 //!   [`POST_PROSE_LINK_RATIO`]).
 //!
-//! Running first, before the relaxed pass measures what it kept, the
+//! When the navigation items are all the relaxed pass kept and the page's
+//! title names a story, they stay: the story phase replaces such a
+//! selection with the story's text, and only while there is one (a
+//! blog's two-line post under its blogroll). Held out that leaves one
+//! page as on main (a wcxb-dev forum thread, 0.00, which dropping gave
+//! 0.21 through the last resort). Otherwise, running first, before the
+//! relaxed pass measures what it kept, the
 //! phase also lets the last resort (CETD-TPC's block) take a page whose
 //! relaxed selection was navigation only (wcxb-dev's projector listing,
 //! 0.00 → 0.52).
@@ -59,8 +65,18 @@ pub const POST_PROSE_LINK_RATIO: f32 = 0.5;
 const LINK_RATIO: usize = features::index("link_ratio");
 
 /// Drops, from `keep`, the navigation items scored below `threshold` (see
-/// the module documentation). Returns whether any block was dropped.
-pub fn drop_nav_items(page: &Page<'_>, b: &Blocks, p: &[f32], threshold: f32, keep: &mut [bool]) -> bool {
+/// the module documentation), unless they are all that is kept and the
+/// page has a `story` (or a post) its title names, which then takes their
+/// place ([`super::story::take_story`]). Returns whether any block was
+/// dropped.
+pub fn drop_nav_items(
+    page: &Page<'_>,
+    b: &Blocks,
+    p: &[f32],
+    threshold: f32,
+    keep: &mut [bool],
+    story: bool,
+) -> bool {
     let n = keep
         .len()
         .min(p.len())
@@ -78,6 +94,12 @@ pub fn drop_nav_items(page: &Page<'_>, b: &Blocks, p: &[f32], threshold: f32, ke
         })
         .collect();
     if candidates.is_empty() {
+        return false;
+    }
+    // Navigation alone kept on a page whose title names a story: the
+    // story phase replaces such a selection with the story's text, and
+    // does so only while there is a selection to replace.
+    if story && (0..n).filter(|&k| keep[k]).count() == candidates.len() {
         return false;
     }
     let cards = in_cards(b);
@@ -141,8 +163,8 @@ fn post_elements(b: &Blocks, p: &[f32], threshold: f32) -> Vec<bool> {
     let nh = b.held.held.len();
     let mut post: Option<usize> = None;
     let n = p.len().min(b.chars.len()).min(b.features.len()).min(b.comment.len());
-    for k in 0..n {
-        if p[k] < threshold
+    for (k, &pk) in p.iter().enumerate().take(n) {
+        if pk < threshold
             || b.comment[k]
             || b.chars[k] < POST_PROSE_CHARS
             || b.features[k][LINK_RATIO] >= POST_PROSE_LINK_RATIO
@@ -190,12 +212,23 @@ mod tests {
     use crate::algorithms::testutil::after_phase;
 
     /// The blocks left after the phase when `kept(text)` were kept, all
-    /// below the threshold but those `sure(text)` names.
+    /// below the threshold but those `sure(text)` names, on a page with
+    /// no story.
     fn left(html: &str, kept: impl Fn(&str) -> bool, sure: impl Fn(&str) -> bool) -> Vec<String> {
+        left_story(html, kept, sure, false)
+    }
+
+    /// [`left`] on a page with a `story` or none.
+    fn left_story(
+        html: &str,
+        kept: impl Fn(&str) -> bool,
+        sure: impl Fn(&str) -> bool,
+        story: bool,
+    ) -> Vec<String> {
         after_phase(html, kept, |page, b, keep| {
             let texts = super::super::nothing::texts_of(page, b, &(0..keep.len()).collect::<Vec<_>>());
             let p: Vec<f32> = texts.iter().map(|t| if sure(t) { 0.9 } else { 0.3 }).collect();
-            drop_nav_items(page, b, &p, 0.5, keep);
+            drop_nav_items(page, b, &p, 0.5, keep, story);
         })
     }
 
@@ -244,6 +277,17 @@ mod tests {
         let left = left(&html, |_| true, |_| false);
         assert_eq!(left.len(), 9, "{left:?}");
         assert!(left.contains(&"Mower 2".to_string()), "{left:?}");
+    }
+
+    #[test]
+    fn navigation_alone_is_left_to_the_story() {
+        // Only the menu kept: with a story the title names, the story
+        // phase replaces it; without one, it goes.
+        let html = "<html><body><ul><li><a href=/>Home</a></li><li><a href=/a>About</a></li></ul>\
+            <h1>Paper leaves</h1><p>Two lines of a post.</p></body></html>";
+        let menu = |t: &str| t == "Home" || t == "About";
+        assert_eq!(left_story(html, menu, |_| false, true).len(), 2);
+        assert!(left_story(html, menu, |_| false, false).is_empty());
     }
 
     #[test]
