@@ -69,6 +69,7 @@ pub mod context;
 pub mod features;
 pub mod headline;
 pub mod listings;
+pub mod nav_items;
 pub mod nothing;
 pub mod records;
 pub mod gallery;
@@ -321,6 +322,9 @@ pub struct Auto {
     /// Whether a block just under the threshold between two kept
     /// siblings is kept too ([`between`]).
     pub between: bool,
+    /// Whether the fallback's relaxed pass leaves out the navigation
+    /// items the model scored below the threshold ([`nav_items`]).
+    pub nav_items: bool,
 }
 
 impl Auto {
@@ -358,6 +362,7 @@ impl Auto {
             beside: true,
             sections: true,
             between: true,
+            nav_items: true,
         })
     }
 
@@ -414,6 +419,11 @@ impl Auto {
                 continue;
             }
             match phase {
+                Phase::NavItems => {
+                    if self.nav_items && pass == Pass::Relaxed {
+                        nav_items::drop_nav_items(page, b, p, self.threshold, &mut keep, story.or(post).is_some());
+                    }
+                }
                 Phase::Unsure => {
                     if self.unsure {
                         unsure::lower_threshold(b, p, t, &mut keep);
@@ -894,6 +904,16 @@ pub fn params() -> &'static [Param] {
         )),
     },
     Param {
+        name: "nav-items",
+        default: "1",
+        range: "0 or 1",
+        meaning: text(format!(
+            "1 leaves out of the fallback's relaxed selection the navigation items scored below the threshold: blocks under {} characters, over {}% of them links (menu entries, tags, a blogroll's names), but a listing's cards (a record holding other blocks) and the links inside the post the model kept; 0 takes them",
+            nav_items::NAV_ITEM_MAX_CHARS,
+            percent(nav_items::NAV_ITEM_LINK_SHARE)
+        )),
+    },
+    Param {
         name: "context",
         default: "1",
         range: "0 or 1",
@@ -968,6 +988,7 @@ fn configure(p: &mut Params) -> Result<Auto, Error> {
     a.beside = p.switch("beside", true)?;
     a.sections = p.switch("sections", true)?;
     a.between = p.switch("between", true)?;
+    a.nav_items = p.switch("nav-items", true)?;
     Ok(a)
 }
 
@@ -1031,6 +1052,11 @@ enum Pass {
 /// A phase of a selection pass, run over the kept flags of the blocks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Phase {
+    /// The relaxed pass only: drops the navigation items (menu entries,
+    /// tags, a blogroll's names) scored below the threshold, but a
+    /// listing's cards and the post's own links ([`nav_items`],
+    /// `nav-items=1`).
+    NavItems,
     /// Makes the selection again at a lower threshold when the model is
     /// unsure of the blocks it kept ([`unsure`], `unsure=1`).
     Unsure,
@@ -1095,6 +1121,7 @@ enum Phase {
 /// The phases of a selection pass, in order, each with whether the
 /// relaxed pass runs it too.
 const PHASES: &[(Phase, bool)] = &[
+    (Phase::NavItems, true),
     (Phase::Unsure, false),
     (Phase::Consent, true),
     (Phase::Measure, true),
