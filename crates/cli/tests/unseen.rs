@@ -352,6 +352,8 @@ fn a_lead_slideshows_captions_go() {
     assert_lacks(&text, &["(Photo: Ben Ortiz)", "Residents watch the crane"]);
     let off = extract_with("lead-gallery.html", &["-p", "lead-captions=0"]);
     assert_has(&off, &["Residents watch the crane"]);
+}
+
 /// Issue #38: a blog's short entry (a date and two paragraphs) beside a
 /// sidebar of navigation — a category tag cloud, fifteen years of
 /// monthly archives, a blogroll. The selection at the threshold is short
