@@ -260,32 +260,24 @@ pub fn context_features(b: &Blocks, p: &[f32]) -> Vec<[f32; N]> {
     let mut g_max = vec![0f32; ng];
     let mut g_n = vec![0u32; ng];
     // Each held element's nearest record's group.
-    let mut record = vec![u32::MAX; nh];
     for &(_, g) in &b.element_group {
         if let Some(n) = g_n.get_mut(g as usize) {
             *n += 1;
         }
     }
-    let mut next = 0;
-    for (h, &e) in t.held.iter().enumerate() {
-        while b.element_group.get(next).is_some_and(|&(x, _)| x < e) {
-            next += 1;
-        }
-        let g = match b.element_group.get(next) {
-            Some(&(x, g)) if x == e => g as usize,
-            _ => usize::MAX,
+    let nearest = b.nearest_records();
+    let mut record = vec![u32::MAX; nh];
+    for (h, r) in nearest.iter().enumerate().take(nh) {
+        let Some((at, g)) = *r else {
+            continue;
         };
-        if g < ng {
+        record[h] = g;
+        let g = g as usize;
+        if at as usize == h && g < ng {
             g_mass[g] += mass[h];
             g_tot[g] += tot[h];
             if tot[h] >= RECORD_MIN_CHARS {
                 g_max[g] = g_max[g].max(mean(mass[h], tot[h]));
-            }
-            record[h] = g as u32;
-        } else {
-            let up = t.parent[h] as usize;
-            if up < h {
-                record[h] = record[up];
             }
         }
     }

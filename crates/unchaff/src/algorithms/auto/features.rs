@@ -414,6 +414,29 @@ pub struct HeldTree {
     pub block: Vec<u32>,
 }
 
+impl Blocks {
+    /// Each held element's nearest record — itself, or its nearest
+    /// ancestor, that is a member of a record group
+    /// ([`Blocks::element_group`]) — as the record's index in `held` and
+    /// its group; `None` outside every record. One walk in document
+    /// order, parents before their children.
+    pub fn nearest_records(&self) -> Vec<Option<(u32, u32)>> {
+        let t = &self.held;
+        let mut record = vec![None; t.held.len()];
+        let mut next = 0;
+        for (h, &e) in t.held.iter().enumerate() {
+            while self.element_group.get(next).is_some_and(|&(x, _)| x < e) {
+                next += 1;
+            }
+            record[h] = match self.element_group.get(next) {
+                Some(&(x, g)) if x == e => Some((h as u32, g)),
+                _ => t.parent_of(h).and_then(|up| record[up]),
+            };
+        }
+        record
+    }
+}
+
 impl HeldTree {
     /// The index in `held` of the parent of block `k`'s element (`None`
     /// for the root or a block out of range).
@@ -421,6 +444,13 @@ impl HeldTree {
         let h = *self.block.get(k)? as usize;
         let up = *self.parent.get(h)? as usize;
         (up < self.held.len()).then_some(up)
+    }
+
+    /// The index in `held` of held element `h`'s parent (`None` for the
+    /// root): parents come before their children.
+    pub fn parent_of(&self, h: usize) -> Option<usize> {
+        let up = *self.parent.get(h)? as usize;
+        (up < h).then_some(up)
     }
 
     /// The tree of the `blocks`' elements and their ancestors among `ne`

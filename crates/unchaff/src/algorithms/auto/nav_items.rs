@@ -116,34 +116,16 @@ pub fn drop_nav_items(
     dropped
 }
 
-/// The index in `held` of element `h`'s parent, when it has one (the
-/// held tree lists parents before their children).
-fn parent_of(b: &Blocks, h: usize) -> Option<usize> {
-    let up = *b.held.parent.get(h)? as usize;
-    (up < h).then_some(up)
-}
-
 /// Whether each block lies in a card: its nearest record (the block's
 /// element or an ancestor that is a member of a record group) holds
 /// another block too.
 fn in_cards(b: &Blocks) -> Vec<bool> {
     let t = &b.held;
     let nh = t.held.len();
-    // The nearest record of each held element (itself included), by a
-    // walk in document order: parents come first.
-    let mut record = vec![usize::MAX; nh];
-    let mut next = 0;
-    for (h, &e) in t.held.iter().enumerate() {
-        while b.element_group.get(next).is_some_and(|&(x, _)| x < e) {
-            next += 1;
-        }
-        let member = matches!(b.element_group.get(next), Some(&(x, _)) if x == e);
-        record[h] = match (member, parent_of(b, h)) {
-            (true, _) => h,
-            (false, Some(up)) => record[up],
-            (false, None) => usize::MAX,
-        };
-    }
+    // The nearest record of each held element (itself included).
+    let record: Vec<usize> = (b.nearest_records().iter())
+        .map(|r| r.map_or(usize::MAX, |(at, _)| at as usize))
+        .collect();
     let of_block = |k: usize| record.get(t.block[k] as usize).copied().unwrap_or(usize::MAX);
     let mut blocks_in = vec![0u32; nh];
     for k in 0..t.block.len() {
@@ -185,10 +167,10 @@ fn post_elements(b: &Blocks, p: &[f32], threshold: f32) -> Vec<bool> {
     };
     // The element above the prose's: a post's list sits beside its
     // paragraphs, not inside one of them.
-    let c = parent_of(b, c).unwrap_or(c);
+    let c = b.held.parent_of(c).unwrap_or(c);
     let mut inside = vec![false; nh];
     for h in c..nh {
-        inside[h] = h == c || parent_of(b, h).is_some_and(|up| inside[up]);
+        inside[h] = h == c || b.held.parent_of(h).is_some_and(|up| inside[up]);
     }
     inside
 }
@@ -198,9 +180,9 @@ fn post_elements(b: &Blocks, p: &[f32], threshold: f32) -> Vec<bool> {
 fn common_ancestor(blocks: &Blocks, mut a: usize, mut b: usize) -> Option<usize> {
     while a != b {
         if a > b {
-            a = parent_of(blocks, a)?;
+            a = blocks.held.parent_of(a)?;
         } else {
-            b = parent_of(blocks, b)?;
+            b = blocks.held.parent_of(b)?;
         }
     }
     Some(a)
