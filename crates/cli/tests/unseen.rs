@@ -9,7 +9,7 @@
 //! story, a short line of the post between two kept paragraphs, a forum
 //! thread whose posts all lie in reply containers, a lead slideshow's
 //! captions above the story, a short post's sidebar of navigation taken
-//! by the fallback.
+//! by the fallback, comment counters beside paragraphs, an error page.
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -99,6 +99,32 @@ fn a_cookie_dialog_is_not_the_content() {
 #[test]
 fn a_navigation_page_gives_nothing() {
     assert_eq!(extract("navigation-only.html").trim(), "");
+}
+
+/// Issue #38, class 3: a news site's comment counter beside each
+/// paragraph (a link whose text is the count, named `comments_count`)
+/// came out glued to the paragraph's first word ("0The council …",
+/// "3Work will begin …").
+#[test]
+fn comment_counters_beside_paragraphs_go() {
+    let text = extract("paragraph-counters.html");
+    assert_has(
+        &text,
+        &[
+            "\nThe council agreed",
+            "\nWork will begin",
+            "\nThe repairs will cost",
+        ],
+    );
+    assert_lacks(&text, &["0The", "3Work", "12"]);
+}
+
+/// Issue #38, class 7: an error page ("Sorry, we couldn't find that
+/// page", its title "Page not found") has no main content. Its message
+/// and the line under it came out as the page's text.
+#[test]
+fn an_error_page_gives_nothing() {
+    assert_eq!(extract("error-page.html").trim(), "");
 }
 
 /// Issue #38, class 2: a "Latest news" column of six teasers (a headline

@@ -92,6 +92,8 @@ pub struct CleanReport {
     pub formulas: u32,
     /// Permalinks removed from headings (see [`PERMALINK_MARKS`]).
     pub permalinks: u32,
+    /// Comment counters removed (see [`is_comment_counter`]).
+    pub counters: u32,
 }
 
 /// Cleans the subtree of `root` in place, after folding Arabic
@@ -221,6 +223,10 @@ fn collect(dom: &Dom, top: NodeId, top_exempt: bool, c: &mut Collected) {
                 c.report.hidden += 1;
                 c.doomed.push(id);
                 skip_children = true;
+            } else if !exempt && (tag == Tag::A || tag == Tag::SPAN) && is_comment_counter(dom, id) {
+                c.report.counters += 1;
+                c.doomed.push(id);
+                skip_children = true;
             } else if EMPTIED.contains(&tag) {
                 c.emptied.push(id);
                 skip_children = true;
@@ -258,6 +264,33 @@ fn permalinks(dom: &Dom, h: NodeId) -> impl Iterator<Item = NodeId> + '_ {
                     })
                 })
     })
+}
+
+/// Digits a comment counter shows at most ("0", "12", "1534").
+pub const COUNTER_MAX_DIGITS: usize = 6;
+
+/// Whether `id` is a comment counter: a link or a span whose only child
+/// is a number ([`COUNTER_MAX_DIGITS`] digits at most) and whose class or
+/// id names comments (`comments_count`, `comment-count`,
+/// `commentCount`). News sites put one beside each paragraph a reader
+/// may comment on ("0На счету россиянина…": the count glued to the
+/// paragraph's first word) or beside the headline; it is never the
+/// text. A number in a link named otherwise (a page of a pagination, a
+/// footnote) stays.
+fn is_comment_counter(dom: &Dom, id: NodeId) -> bool {
+    let mut children = dom.children(id);
+    let (Some(only), None) = (children.next(), children.next()) else {
+        return false;
+    };
+    let number = dom.text_of(only).is_some_and(|t| {
+        let t = t.trim();
+        !t.is_empty() && t.len() <= COUNTER_MAX_DIGITS && t.bytes().all(|b| b.is_ascii_digit())
+    });
+    number
+        && ["class", "id"].iter().any(|a| {
+            dom.attr(id, a)
+                .is_some_and(|v| v.to_ascii_lowercase().contains("comment"))
+        })
 }
 
 /// Class names of a heading's "\[edit\]" link to its section's editor
@@ -579,6 +612,19 @@ mod tests {
             .filter(|s| !s.is_empty())
             .collect();
         assert_eq!(kept, vec!["a", "b"]);
+    }
+
+    #[test]
+    fn comment_counters_go() {
+        let html = "<html><body><article>\
+            <p><a class=\"article-commented-link comments_count\" title=\"Comment\">0</a>The council met.</p>\
+            <p><span id=\"commentCount-12\"> 14 </span>Rain is due.</p>\
+            <p>See page <a class=\"page-numbers\" href=\"/2\">2</a> and <a class=\"comments\" href=\"#c\">all comments</a>.</p>\
+            </article></body></html>";
+        assert_eq!(
+            body_text(html),
+            "The council met.|Rain is due.|See page |2| and |all comments|."
+        );
     }
 
     #[test]

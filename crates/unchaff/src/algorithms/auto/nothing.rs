@@ -21,9 +21,14 @@
 //!   ([`SHORT_MAX_CHARS`]) of short labels only (widget headings,
 //!   "Powered by …": [`LABEL_WORDS`]) with a legal line among them.
 //!
-//! An error page's message ("the page you requested could not be found")
-//! is kept: it is what the page says, and the labelled data marks it as
-//! the content.
+//! * **An error page.** A short selection ([`ERROR_MAX_CHARS`]) on a page
+//!   that says it is missing: its title, or a short kept line
+//!   ([`ERROR_LINE_CHARS`]), says a page (or a `404`) was not found, does
+//!   not exist or cannot be found ([`says_missing`]). "The page you
+//!   requested could not be found" is no page's main content; a corpus
+//!   or an index wants nothing there. The labelled data is split (of
+//!   cleaneval-en-final's six error pages, four golds keep the message),
+//!   the issue that asked for this (#38, class 7) is not.
 
 use super::features::{self, Blocks};
 use crate::annotate::Page;
@@ -41,6 +46,103 @@ pub const LEGAL_MAX_CHARS: u32 = 200;
 /// Kept characters under which a selection of short lines with a legal
 /// line among them is chrome (see the module documentation).
 pub const SHORT_MAX_CHARS: u32 = 1000;
+
+/// Kept characters above which a selection is more than an error
+/// page's message (an article about broken links, a "not found" page
+/// that lists the site's stories): left as it is.
+pub const ERROR_MAX_CHARS: u32 = 1000;
+
+/// A kept line that says the page is missing is at most this long: an
+/// error page says so in a heading or a sentence or two.
+pub const ERROR_LINE_CHARS: u32 = 300;
+
+/// What a missing page is called, lower case: the page, its address or
+/// its status, in the languages of the labelled data.
+const MISSING_WHAT: &[&str] = &[
+    "page", "404", "url", "document", "seite", "página", "pagina", "страниц", "页面", "網頁",
+    "网页", "ページ",
+];
+
+/// How a page says it is missing, lower case.
+const MISSING_HOW: &[&str] = &[
+    "not found",
+    "cannot be found",
+    "can't be found",
+    "can’t be found",
+    "could not be found",
+    "couldn't be found",
+    "couldn’t be found",
+    "has not been found",
+    "does not exist",
+    "doesn't exist",
+    "doesn’t exist",
+    "no longer exists",
+    "nicht gefunden",
+    "existiert nicht",
+    "introuvable",
+    "n'existe pas",
+    "n’existe pas",
+    "no encontrad",
+    "no existe",
+    "не найден",
+    "不存在",
+    "找不到",
+    "未找到",
+    "見つかりません",
+];
+
+/// Whether `text` says a page is missing: it names the page (or its
+/// `404`) and says it is not found, does not exist or cannot be found
+/// ("404 : Page Not Found", "The page you requested cannot be found").
+/// "The topic you requested does not exist" names no page: a forum's
+/// message, kept.
+pub fn says_missing(text: &str) -> bool {
+    let lower = text.to_lowercase();
+    MISSING_WHAT.iter().any(|w| lower.contains(w)) && MISSING_HOW.iter().any(|h| lower.contains(h))
+}
+
+/// The text of the page's `<title>` (its first, in the head's first
+/// nodes), if any.
+fn title_text(page: &Page<'_>) -> Option<String> {
+    use crate::dom::{NodeId, NodeKind, Tag};
+    let dom = page.dom;
+    (0..dom.len().min(TITLE_NODES)).find_map(|i| {
+        let id = NodeId(i as u32);
+        match &dom.node(id).kind {
+            NodeKind::Element(e) if e.tag == Tag::TITLE => {
+                let mut t = String::new();
+                for c in dom.children(id) {
+                    if let Some(s) = dom.text_of(c) {
+                        t.push_str(s);
+                    }
+                }
+                Some(t)
+            }
+            _ => None,
+        }
+    })
+}
+
+/// Nodes looked at for the page's `<title>`: it is in the head.
+const TITLE_NODES: usize = 400;
+
+/// Whether the selection is an error page's message (see the module
+/// documentation): at most [`ERROR_MAX_CHARS`] kept, and the title or a
+/// short kept line [`says_missing`].
+fn error_page(page: &Page<'_>, b: &Blocks, keep: &[bool], kept: u32) -> bool {
+    if kept > ERROR_MAX_CHARS {
+        return false;
+    }
+    if title_text(page).is_some_and(|t| t.len() <= ERROR_LINE_CHARS as usize && says_missing(&t))
+    {
+        return true;
+    }
+    let mut missing = false;
+    short_kept_texts(page, b, keep, ERROR_LINE_CHARS, |_, t| {
+        missing = missing || says_missing(t);
+    });
+    missing
+}
 
 /// A block of a chrome container is chrome when at least this share of
 /// its text is links (a menu, the footer's link columns) …
@@ -120,7 +222,8 @@ pub fn drop_if_nothing(page: &Page<'_>, b: &Blocks, keep: &mut [bool]) -> bool {
     if kept == 0 {
         return false;
     }
-    let nothing = kept <= SHORT_MAX_CHARS && short_lines_with_legal(page, b, keep);
+    let nothing = (kept <= SHORT_MAX_CHARS && short_lines_with_legal(page, b, keep))
+        || error_page(page, b, keep, kept);
     if !nothing && !chrome_only(page, b, keep, kept) {
         return false;
     }
@@ -263,14 +366,39 @@ mod tests {
     }
 
     #[test]
-    fn an_error_pages_message_is_its_content() {
-        // What the page says is that it is not there: kept, as the
-        // labelled data keeps it (only chrome is nothing).
-        let html = "<html><head><title>404 Not Found</title></head><body>\
-            <nav><a href=/>Home</a></nav><div class=main><h1>Page not found</h1>\
-            <p>We are sorry, but the page you requested could not be found on this server.</p></div>\
-            </body></html>";
-        assert_eq!(left(html, |t| !t.contains("Home")).len(), 2);
+    fn an_error_page_is_nothing() {
+        // What the page says is that it is not there: no main content.
+        let body = "<nav><a href=/>Home</a></nav><div class=main><h1>Oops</h1>\
+            <p>We are sorry, but the page you requested could not be found on this server.</p></div>";
+        let titled = |title: &str| {
+            format!("<html><head><title>{title}</title></head><body>{body}</body></html>")
+        };
+        // Said by a kept line, by the title, or both.
+        assert!(left(&titled("Harbour news"), |t| !t.contains("Home")).is_empty());
+        let heading_only = "<html><head><title>Harbour news</title></head><body>\
+            <h1>404 : Page Not Found</h1></body></html>";
+        assert!(left(heading_only, |_| true).is_empty());
+        let by_title = "<html><head><title>Harbour news: Page Not Found</title></head><body>\
+            <p>Try the search box or the index of stories.</p></body></html>";
+        assert!(left(by_title, |_| true).is_empty());
+        // A forum's "topic does not exist" names no page: kept.
+        let topic = "<html><head><title>Forum</title></head><body>\
+            <p>The topic or post you requested does not exist</p></body></html>";
+        assert_eq!(left(topic, |_| true).len(), 1);
+        // An article about broken links is longer than any error message.
+        let sentence = "<p>A page not found error tells a reader that a link is broken, and editors should mend it.</p>";
+        let article = format!("<html><head><title>Links</title></head><body>{}</body></html>", sentence.repeat(12));
+        assert_eq!(left(&article, |_| true).len(), 12);
+    }
+
+    #[test]
+    fn says_missing_reads_the_languages_of_the_data() {
+        assert!(says_missing("404 : Page Not Found"));
+        assert!(says_missing("Die Seite wurde nicht gefunden"));
+        assert!(says_missing("您访问的页面不存在"));
+        assert!(says_missing("The DCMS web page or document you are looking for has not been found."));
+        assert!(!says_missing("Sorry the itinerary could not be found."));
+        assert!(!says_missing("Page one of the report"));
     }
 
     #[test]
