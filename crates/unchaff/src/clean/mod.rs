@@ -92,7 +92,9 @@ pub struct CleanReport {
     pub formulas: u32,
     /// Permalinks removed from headings (see [`PERMALINK_MARKS`]).
     pub permalinks: u32,
-    /// Comment counters removed (see [`is_comment_counter`]).
+    /// Comment counters removed: a link or span holding only a number
+    /// (at most [`COUNTER_MAX_DIGITS`] digits) whose class or id names
+    /// comments.
     pub counters: u32,
 }
 
