@@ -49,6 +49,30 @@ const HEAD_NODES: usize = 20_000;
 /// Only the title's first characters are read.
 const TITLE_CHARS: usize = 1000;
 
+/// The text of `<title>` element `id` (its first [`TITLE_CHARS`] or so).
+fn title_text(dom: &Dom, id: NodeId) -> String {
+    let mut t = String::new();
+    for c in dom.children(id) {
+        if let Some(s) = dom.text_of(c) {
+            t.push_str(s);
+        }
+        if t.len() > TITLE_CHARS {
+            break;
+        }
+    }
+    t
+}
+
+/// The text of the page's first `<title>`, looked for where
+/// [`page_titles`] looks.
+pub fn first_title(dom: &Dom) -> Option<String> {
+    (0..dom.len().min(HEAD_NODES)).find_map(|i| {
+        let id = NodeId(i as u32);
+        matches!(&dom.node(id).kind, NodeKind::Element(e) if e.ns == Ns::Html && e.tag == Tag::TITLE)
+            .then(|| title_text(dom, id))
+    })
+}
+
 /// The page's titles (`<title>`, `og:title`, `twitter:title`), each as
 /// its [`tokens`] (the tokens training labels blocks with: runs of letters
 /// and digits, lower-cased, and each CJK character alone, as hashes):
@@ -66,17 +90,8 @@ pub fn page_titles(dom: &Dom) -> Vec<Vec<u64>> {
             // wrapped in another's markup) is read on.
             Tag::BODY if !titles.is_empty() => break,
             Tag::TITLE => {
-                let mut t = String::new();
-                for c in dom.children(id) {
-                    if let Some(s) = dom.text_of(c) {
-                        t.push_str(s);
-                    }
-                    if t.len() > TITLE_CHARS {
-                        break;
-                    }
-                }
                 let mut v = Vec::new();
-                tokens(&t, &mut v);
+                tokens(&title_text(dom, id), &mut v);
                 titles.push(v);
             }
             Tag::META => {

@@ -100,31 +100,6 @@ pub fn says_missing(text: &str) -> bool {
     MISSING_WHAT.iter().any(|w| lower.contains(w)) && MISSING_HOW.iter().any(|h| lower.contains(h))
 }
 
-/// The text of the page's `<title>` (its first, in the head's first
-/// nodes), if any.
-fn title_text(page: &Page<'_>) -> Option<String> {
-    use crate::dom::{NodeId, NodeKind, Tag};
-    let dom = page.dom;
-    (0..dom.len().min(TITLE_NODES)).find_map(|i| {
-        let id = NodeId(i as u32);
-        match &dom.node(id).kind {
-            NodeKind::Element(e) if e.tag == Tag::TITLE => {
-                let mut t = String::new();
-                for c in dom.children(id) {
-                    if let Some(s) = dom.text_of(c) {
-                        t.push_str(s);
-                    }
-                }
-                Some(t)
-            }
-            _ => None,
-        }
-    })
-}
-
-/// Nodes looked at for the page's `<title>`: it is in the head.
-const TITLE_NODES: usize = 400;
-
 /// Whether the selection is an error page's message (see the module
 /// documentation): at most [`ERROR_MAX_CHARS`] kept, and the title or a
 /// short line among the first kept ones ([`ERROR_LEADING_BLOCKS`])
@@ -133,8 +108,8 @@ fn error_page(page: &Page<'_>, b: &Blocks, keep: &[bool], kept: u32) -> bool {
     if kept > ERROR_MAX_CHARS {
         return false;
     }
-    if title_text(page).is_some_and(|t| t.len() <= ERROR_LINE_CHARS as usize && says_missing(&t))
-    {
+    let title = super::headline::first_title(page.dom);
+    if title.is_some_and(|t| t.len() <= ERROR_LINE_CHARS as usize && says_missing(&t)) {
         return true;
     }
     // The message leads the page: a sentence that says so further down a
