@@ -115,13 +115,16 @@ fn error_page(page: &Page<'_>, b: &Blocks, keep: &[bool], kept: u32) -> bool {
     // The message leads the page: a sentence that says so further down a
     // short story ("the agency's web page could not be found") does not
     // make it an error page.
-    let leading: Vec<usize> = (0..keep.len().min(b.chars.len()))
+    let mut leading = vec![false; keep.len()];
+    for k in (0..keep.len().min(b.chars.len()))
         .filter(|&k| keep[k])
         .take(ERROR_LEADING_BLOCKS)
-        .collect();
+    {
+        leading[k] = true;
+    }
     let mut missing = false;
-    short_kept_texts(page, b, keep, ERROR_LINE_CHARS, |k, t| {
-        missing = missing || (leading.contains(&k) && says_missing(t));
+    short_kept_texts(page, b, &leading, ERROR_LINE_CHARS, |_, t| {
+        missing = missing || says_missing(t);
     });
     missing
 }
