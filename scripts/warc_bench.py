@@ -94,11 +94,14 @@ def main() -> int:
     ap.add_argument("--data", type=Path, required=True, help="the folder of dataset folders the WARC was built from")
     ap.add_argument("--folders", default="", help="the dataset folders it was built from (default: all)")
     ap.add_argument("--unchaff", default=os.environ.get("UNCHAFF_BIN", "target/release/unchaff"))
-    ap.add_argument("--python", default=sys.executable, help="a python with fastwarc and resiliparse")
+    ap.add_argument("--python", default=sys.executable,
+                    help="a python with fastwarc and resiliparse; 'none' leaves the Python path out "
+                         "(a machine without them: only the batch / bench ratios)")
     ap.add_argument("--rounds", type=int, default=3)
     a = ap.parse_args()
     folders = [a.data / f for f in a.folders.split(",") if f] or sorted(
         p for p in a.data.iterdir() if (p / "pages").is_dir())
+    with_python = a.python != "none"
     loop = [a.python, str(HERE / "warc_resiliparse.py")]
     batch = [a.unchaff, "batch", "--out", "-"]
     py_pages = r"(\d+) pages"
@@ -109,18 +112,23 @@ def main() -> int:
     for r in range(a.rounds):
         m: Dict[str, float] = {}
         load0 = os.getloadavg()[0]
-        w, c, e = timed([loop + [a.warc]])
-        n = pages_of(e[0], py_pages)
-        m["python 1 process"], m["python 1 process cpu"] = n / w, n / c
-        w, c, e = timed([loop + [a.half0], loop + [a.half1]])
-        n2 = sum(pages_of(x, py_pages) for x in e)
-        if n2 != n:
-            sys.exit(f"the halves hold {n2} pages, the whole {n}")
-        m["python 2 processes"], m["python 2 processes cpu"] = n / w, n / c
+        n = None
+        if with_python:
+            w, c, e = timed([loop + [a.warc]])
+            n = pages_of(e[0], py_pages)
+            m["python 1 process"], m["python 1 process cpu"] = n / w, n / c
+            w, c, e = timed([loop + [a.half0], loop + [a.half1]])
+            n2 = sum(pages_of(x, py_pages) for x in e)
+            if n2 != n:
+                sys.exit(f"the halves hold {n2} pages, the whole {n}")
+            m["python 2 processes"], m["python 2 processes cpu"] = n / w, n / c
         for j in (1, 2):
             w, c, e = timed([batch + ["-j", str(j), a.warc]])
-            if pages_of(e[0], un_pages) != n:
-                sys.exit(f"unchaff batch wrote {pages_of(e[0], un_pages)} pages, python {n}")
+            written = pages_of(e[0], un_pages)
+            if n is None:
+                n = written
+            if written != n:
+                sys.exit(f"unchaff batch wrote {written} pages, expected {n}")
             m[f"batch -j {j}"], m[f"batch -j {j} cpu"] = n / w, n / c
         for j in (1, 2):
             # In-process pages/s: the fastest of BENCH_PASSES timed passes.
@@ -138,7 +146,7 @@ def main() -> int:
               + ", ".join(f"{k} {v:.1f}" for k, v in m.items() if k != "load"), flush=True)
 
     def ratio(a_: str, b_: str) -> List[float]:
-        return [x[a_] / x[b_] for x in rounds]
+        return [x[a_] / x[b_] for x in rounds if a_ in x and b_ in x]
 
     rows = [
         ("batch -j 1 / python, wall", ratio("batch -j 1", "python 1 process")),
@@ -150,6 +158,7 @@ def main() -> int:
         ("batch -j 2 / bench -j 2, wall", ratio("batch -j 2", "bench -j 2")),
         ("batch -j 2 / bench -j 2, cpu", ratio("batch -j 2 cpu", "bench -j 2 cpu")),
     ]
+    rows = [(k, v) for k, v in rows if v]
     print("\nratio                           median   min–max (per round)")
     for name, v in rows:
         print(f"{name:30}  {statistics.median(v):6.2f}   {min(v):.2f}–{max(v):.2f}")

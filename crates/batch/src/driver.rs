@@ -10,6 +10,10 @@
 //! [`WINDOW_PER_THREAD`]: the reader may run at most that many pages per
 //! thread ahead of the last row written, so the channels and the reorder
 //! buffer never hold more pages than that, whatever the input size.
+//!
+//! With one worker there is no pool and no reorder buffer: the reader runs
+//! [`READ_AHEAD`] pages ahead of the caller's thread, which extracts and
+//! writes each page in turn.
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -29,6 +33,11 @@ use crate::{Error, InputError, Progress};
 /// to keep every worker busy behind one slow page, few enough that the
 /// pages in flight stay a few MB per thread for ordinary pages.
 pub const WINDOW_PER_THREAD: usize = 16;
+
+/// Pages the reader of a one-worker run may hold ready beyond the one
+/// being extracted: a window's worth, so that a run of small records (or
+/// of records skipped unread) behind one large page keeps the worker fed.
+pub const READ_AHEAD: usize = WINDOW_PER_THREAD;
 
 /// Worker threads per core a run starts at most, whatever is asked:
 /// extraction is CPU work, and more threads than cores only add stacks
@@ -179,7 +188,7 @@ impl<'a> Driver<'a> {
             None => self.threads,
         };
         if threads == 1 {
-            return self.run_inline(pages, sink, on_rows);
+            return self.run_read_ahead(pages, sink, on_rows);
         }
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
@@ -221,12 +230,53 @@ impl<'a> Driver<'a> {
 }
 
 impl Driver<'_> {
-    /// [`Driver::run`] on one thread: read, extract and write each page in
-    /// turn on the caller's thread. The same rows as the threaded pipeline
-    /// (reader thread, worker pool, writer), without its two hand-offs per
-    /// page: on a busy machine each hand-off waits for the scheduler, and
-    /// the pipeline ran the 181 scrapinghub pages at the speed of the build
-    /// whose extraction was 1.6 times slower (docs/BENCHMARKS.md).
+    /// [`Driver::run`] with one worker: a reader thread reads (a WARC's
+    /// gzip members inflated, its records framed) up to [`READ_AHEAD`]
+    /// pages ahead, and the caller's thread extracts and writes each page
+    /// in turn. One hand-off a page, into a buffer the reader keeps full
+    /// (reading is about a quarter of the cost of extracting), so the
+    /// extracting thread does not wait on the scheduler; reading runs
+    /// beside the extraction instead of between pages (it was 18% of a
+    /// one-thread run over a WARC: docs/BENCHMARKS.md). The same rows as
+    /// the worker pool, in the same order.
+    fn run_read_ahead<I>(
+        &self,
+        pages: I,
+        sink: &mut dyn RowSink,
+        on_rows: impl FnMut(&Progress),
+    ) -> Result<Stats, Error>
+    where
+        I: IntoIterator<Item = Result<Page, InputError>>,
+        I::IntoIter: Send,
+    {
+        let pages = pages.into_iter();
+        let (tx, rx) = sync_channel::<Result<Page, InputError>>(READ_AHEAD);
+        std::thread::scope(|s| {
+            let reader = s.spawn(move || {
+                for item in pages {
+                    // A send fails only when the writer has stopped (a
+                    // sink error): stop reading too.
+                    if tx.send(item).is_err() {
+                        break;
+                    }
+                }
+            });
+            // `rx` moves into the loop and is dropped when it ends, so a
+            // reader blocked on a full buffer wakes to a failed send.
+            let run = self.run_inline(rx, sink, on_rows);
+            let panicked = reader.join().is_err();
+            let mut stats = run?;
+            if panicked {
+                stats
+                    .warnings
+                    .push(InputError::new("reader thread panicked"));
+            }
+            Ok(stats)
+        })
+    }
+
+    /// Reads, extracts and writes each page in turn on the caller's
+    /// thread.
     fn run_inline<I>(
         &self,
         pages: I,
@@ -695,6 +745,22 @@ mod tests {
         let e = Driver::new(&ex)
             .threads(2)
             .run(pages(n), &mut Failing(5), |_| {})
+            .unwrap_err();
+        assert_eq!(e.to_string(), "disk full");
+    }
+
+    /// One worker: the reader thread stops when the writer does, though
+    /// its input never ends and its buffer is full.
+    #[test]
+    fn a_failing_sink_stops_the_reader_of_one_worker() {
+        let ex = test_extractor();
+        let endless = (0..).map(|i| {
+            let html = article(&format!("Page {i}"), "a few words of text");
+            Ok(Page::new(format!("p{i}"), html.into_bytes()))
+        });
+        let e = Driver::new(&ex)
+            .threads(1)
+            .run(endless, &mut Failing(5), |_| {})
             .unwrap_err();
         assert_eq!(e.to_string(), "disk full");
     }

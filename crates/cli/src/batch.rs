@@ -81,8 +81,9 @@ pub struct BatchArgs {
     #[arg(long, value_name = "I/N", value_parser = parse_shard)]
     shard: Option<inputs::Shard>,
     #[arg(long, short = 'j', help = format!(
-        "Worker threads (default: all cores; at most {} per core). The output does not depend \
-         on it.", unchaff_batch::driver::THREADS_PER_CORE
+        "Worker threads that extract (default: all cores; at most {} per core); a reader \
+         thread beside them reads and inflates the input. The output does not depend on it.",
+        unchaff_batch::driver::THREADS_PER_CORE
     ))]
     threads: Option<usize>,
     /// Keep the rows of a previous run's FILE.tmp (or FILE), skip their pages, append the rest.
