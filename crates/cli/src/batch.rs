@@ -100,7 +100,8 @@ pub struct BatchArgs {
     /// Also write each page's extraction time to FILE, for benchmarks: one
     /// line a row, in row order, `id<TAB>wall seconds<TAB>CPU seconds` (the
     /// extracting thread's CPU time), timed around the extraction alone
-    /// (not reading the page or writing its row). The rows do not change.
+    /// (not reading the page or writing its row). The rows do not change;
+    /// with --threads 1 nothing reads ahead while a page is timed.
     #[arg(long, value_name = "FILE")]
     timings: Option<PathBuf>,
     /// No progress bar and no summary (warnings about unreadable input still show).
