@@ -35,9 +35,12 @@ use crate::{Error, InputError, Progress};
 pub const WINDOW_PER_THREAD: usize = 16;
 
 /// Pages the reader of a one-worker run may hold ready beyond the one
-/// being extracted: a window's worth, so that a run of small records (or
-/// of records skipped unread) behind one large page keeps the worker fed.
-pub const READ_AHEAD: usize = WINDOW_PER_THREAD;
+/// being extracted (and the one it is reading). Reading a page costs about
+/// a quarter of extracting it, so a few pages keep the worker fed: over
+/// the dev WARC 4 ran as fast as 16 (wall ×1.00, five runs each) with a
+/// peak RSS of 34 MB instead of 49 MB, and the worst case stays a few
+/// pages of `--max-bytes`.
+pub const READ_AHEAD: usize = 4;
 
 /// Worker threads per core a run starts at most, whatever is asked:
 /// extraction is CPU work, and more threads than cores only add stacks

@@ -4,6 +4,7 @@
 //! inputs (directories, @lists, WARC, JSONL, files)
 //!   └─ Pages: an iterator of Result<Page, InputError>, one page at a time
 //!        └─ Driver: reader thread ──bounded channel──▶ rayon workers ──▶ reorder buffer
+//!                   (one worker: reader thread ──▶ the caller's thread, no pool)
 //!             └─ RowSink (JsonlSink, ParquetSink, Vec<Row>), rows in input order
 //! ```
 //!
