@@ -780,7 +780,11 @@ mod tests {
             assert_eq!(rows.len(), 4);
             let readers = readers.into_inner().unwrap();
             assert!(!readers.is_empty());
-            assert_eq!(readers.iter().all(|&t| t == caller), timed, "timed: {timed}");
+            assert_eq!(
+                readers.iter().all(|&t| t == caller),
+                timed,
+                "timed: {timed}"
+            );
         }
     }
 
