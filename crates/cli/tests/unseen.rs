@@ -9,7 +9,10 @@
 //! story, a short line of the post between two kept paragraphs, a forum
 //! thread whose posts all lie in reply containers, a lead slideshow's
 //! captions above the story, a short post's sidebar of navigation taken
-//! by the fallback, comment counters beside paragraphs, an error page.
+//! by the fallback, comment counters beside paragraphs, an error page,
+//! embedded social posts, a sticky header's copy of the headline, a
+//! logo heading above the story, a related section whose label was
+//! dropped.
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -408,4 +411,82 @@ fn the_fallback_leaves_a_short_posts_navigation_out() {
     // With the phase off, the tag comes out with the post.
     let text = extract_with("nav-items.html", &["-p", "nav-items=0"]);
     assert_has(&text, &["riding the coast road in winter", "\nArt\n"]);
+}
+
+/// Issue #38, class 3: a story quoting a minister's post on X and a
+/// photographer's on Instagram through the networks' embed code (a
+/// `blockquote` of the network's class). Both posts came out between
+/// the story's paragraphs; the story's own quotation, in a plain
+/// `blockquote`, stays.
+#[test]
+fn embedded_social_posts_go() {
+    let text = extract("embedded-post.html");
+    assert_has(
+        &text,
+        &[
+            "promised on Tuesday",
+            "from a quarry inland",
+            "We have waited long enough",
+            "close the outer berths",
+        ],
+    );
+    assert_lacks(
+        &text,
+        &[
+            "Spoke to the harbour engineers",
+            "@minister",
+            "Morning light",
+            "@harbourphotos",
+        ],
+    );
+    let text = extract_with("embedded-post.html", &["-p", "embeds=0"]);
+    assert_has(&text, &["Spoke to the harbour engineers"]);
+}
+
+/// Issue #38, class 1: a news site's sticky header repeats the headline
+/// (an `h1` over the menus) above a row of teasers, each an `h1` and a
+/// sentence. The story was looked for after the first heading naming the
+/// title, the header's copy, where none follows: the teasers came out
+/// before the story.
+#[test]
+fn a_sticky_headers_copy_of_the_headline_does_not_hide_the_story() {
+    let text = extract("sticky-headline.html");
+    assert_has(&text, &["two hundred volunteers", "two lorries"]);
+    assert_lacks(&text, &["Council approves", "rowing club", "fish market"]);
+}
+
+/// Issue #38, class 1: the site's name in the logo's `h1` ("Coast
+/// Post", the title's "| Coast Post") and the story's headline an `h2`
+/// under a "Breaking News" list of teasers. Only headings of the page's
+/// highest level were read as the story's headline, so none was found
+/// and the teasers came out before the story.
+#[test]
+fn a_logo_heading_is_above_the_story_not_its_headline() {
+    let text = extract("site-name-heading.html");
+    assert_has(&text, &["The dredger arrived", "six weeks, day and night"]);
+    assert_lacks(
+        &text,
+        &["Breaking News", "refunds", "new slipway", "science prize"],
+    );
+}
+
+/// Issue #38, class 1: a "Most Popular" list of other stories after the
+/// article, each with two paragraphs of its text. The model dropped the
+/// label (and its sponsor line) but kept the stories; the related phase
+/// read kept labels only.
+#[test]
+fn a_related_section_whose_label_was_dropped_goes() {
+    let text = extract("most-popular.html");
+    assert_has(&text, &["landed more fish", "extend the cold store"]);
+    assert_lacks(
+        &text,
+        &[
+            "Old Lighthouse",
+            "island ferry",
+            "Tide tables",
+            "Continue Reading",
+        ],
+    );
+    let text = extract_with("most-popular.html", &["-p", "related=0"]);
+    assert_has(&text, &["island ferry"]);
 }

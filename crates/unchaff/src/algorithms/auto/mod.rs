@@ -20,7 +20,8 @@
 //!    threshold (a lower one when the kept blocks' own probabilities say
 //!    the model is unsure of the whole page: [`unsure`]), less those of
 //!    a cookie-consent dialog
-//!    ([`consent::drop_consent`]); then, in each group of repeated
+//!    ([`consent::drop_consent`]) and of embedded social posts
+//!    ([`embeds::drop_embeds`]); then, in each group of repeated
 //!    records (a thread's posts, a listing's items), the blocks whose
 //!    place in their record is that of a kept paragraph (the opening post
 //!    beside the replies counting as one of them), those written like a
@@ -65,6 +66,7 @@ pub mod captions;
 pub mod chrome_lines;
 pub mod comments;
 pub mod consent;
+pub mod embeds;
 pub mod context;
 pub mod features;
 pub mod headline;
@@ -275,6 +277,8 @@ pub struct Auto {
     pub keep_title: bool,
     /// Whether consent dialogs' blocks are dropped ([`consent`]).
     pub consent: bool,
+    /// Whether embedded social posts' blocks are dropped ([`embeds`]).
+    pub embeds: bool,
     /// Records' roles lent to their group ([`records`]); `None`: off.
     pub records: Option<records::Fill>,
     /// Whether the context stage runs (`context=0`: the block stage's
@@ -345,6 +349,7 @@ impl Auto {
             fallback: true,
             records: Some(records::Fill::default()),
             consent: true,
+            embeds: true,
             exit_margin: EXIT_MARGIN,
             use_context: true,
             keep_title: false,
@@ -432,6 +437,11 @@ impl Auto {
                 Phase::Consent => {
                     if self.consent {
                         consent::drop_consent(page, b, &mut keep);
+                    }
+                }
+                Phase::Embeds => {
+                    if self.embeds {
+                        embeds::drop_embeds(page, b, &mut keep);
                     }
                 }
                 Phase::Measure => {
@@ -764,6 +774,12 @@ pub fn params() -> &'static [Param] {
         meaning: "1 drops cookie-consent dialogs the model kept (OneTrust, Cookiebot, a site's cookie banner); 0 leaves the model's choice",
     },
     Param {
+        name: "embeds",
+        default: "1",
+        range: "0 or 1",
+        meaning: "1 drops the social posts a page embeds (X/Twitter, Instagram and TikTok embed blockquotes) that the model kept; 0 leaves the model's choice",
+    },
+    Param {
         name: "records",
         default: "1",
         range: "0 or 1",
@@ -859,7 +875,7 @@ pub fn params() -> &'static [Param] {
         name: "related",
         default: "1",
         range: "0 or 1",
-        meaning: "1 drops a related-content section kept after the article: a kept label such as \"Also on …:\", \"Related Posts\", \"You may also like\" or \"More from …\" and the container it opens (or, among the article's paragraphs, the element after it); 0 keeps it",
+        meaning: "1 drops a related-content section kept after the article: a label (kept or not) such as \"Also on …:\", \"Related Posts\", \"You may also like\" or \"More from …\" and the container it opens (or, among the article's paragraphs, the element after it); 0 keeps it",
     },
     Param {
         name: "gallery",
@@ -960,6 +976,7 @@ fn configure(p: &mut Params) -> Result<Auto, Error> {
     a.exit_margin = p.f64("exit-margin", EXIT_MARGIN as f64)? as f32;
     a.use_context = p.switch("context", true)?;
     a.consent = p.switch("consent", true)?;
+    a.embeds = p.switch("embeds", true)?;
     if p.f64("records", 1.0)? == 0.0 {
         a.records = None;
     } else {
@@ -1062,6 +1079,9 @@ enum Phase {
     Unsure,
     /// Drops the blocks of a cookie-consent dialog (`consent=1`).
     Consent,
+    /// Drops the blocks of embedded social posts ([`embeds`],
+    /// `embeds=1`).
+    Embeds,
     /// Counts the kept characters: what the fallback's test reads, before
     /// the phases that fill in and take out; at the threshold, a comment
     /// thread kept without its article counts for nothing
@@ -1100,9 +1120,9 @@ enum Phase {
     /// dropped blocks: a sidebar, a teaser column, a footer
     /// ([`beside`], `beside=1`).
     Beside,
-    /// Drops a related-content section kept after the article: a kept
-    /// "Also on …", "Related Posts", "You may also like" label and what
-    /// it opens ([`related`], `related=1`).
+    /// Drops a related-content section kept after the article: an
+    /// "Also on …", "Related Posts", "You may also like" label (kept or
+    /// not) and what it opens ([`related`], `related=1`).
     Related,
     /// Drops a photo gallery kept after the article: a long run of slide
     /// counters of one total and their captions ([`gallery`],
@@ -1124,6 +1144,7 @@ const PHASES: &[(Phase, bool)] = &[
     (Phase::NavItems, true),
     (Phase::Unsure, false),
     (Phase::Consent, true),
+    (Phase::Embeds, true),
     (Phase::Measure, true),
     (Phase::IncludeComments, false),
     (Phase::Records, true),
