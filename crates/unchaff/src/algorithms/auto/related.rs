@@ -56,6 +56,7 @@ const LABEL_STARTS: &[&str] = &[
     "also on ",
     "related on ",
     "more from ",
+    "more in ",
     "latest in ",
     "latest from ",
     "related posts",
@@ -149,22 +150,27 @@ const MAX_NAME_WORDS: usize = 3;
 /// characters; returns whether it dropped any.
 pub fn drop_related(page: &Page<'_>, b: &Blocks, keep: &mut [bool]) -> bool {
     let n = keep.len().min(b.chars.len()).min(b.block_element.len());
-    // Every block is read for labels: the model often drops the label (a
-    // short heading) and keeps the teasers under it.
+    // Every block is read for labels, kept or not (the model often drops
+    // the label, a short heading, and keeps the teasers under it), from
+    // where the kept text before it reaches the article's length to the
+    // last kept block: a label elsewhere opens nothing kept after an
+    // article.
+    let Some(last_kept) = (0..n).rev().find(|&k| keep[k]) else {
+        return false;
+    };
+    let mut read = vec![false; n];
+    let mut before = 0u32;
+    for k in 0..=last_kept {
+        read[k] = before >= MIN_ARTICLE_CHARS;
+        before += if keep[k] { b.chars[k] } else { 0 };
+    }
     let mut labels = Vec::new();
-    short_kept_texts(page, b, &vec![true; n], LABEL_MAX_CHARS, |k, text| {
+    short_kept_texts(page, b, &read, LABEL_MAX_CHARS, |k, text| {
         if is_label(text) {
             labels.push(k);
         }
     });
     labels.sort_unstable();
-    let mut before = 0u32;
-    let mut at = 0;
-    labels.retain(|&k| {
-        before += (at..k).filter(|&j| keep[j]).map(|j| b.chars[j]).sum::<u32>();
-        at = k;
-        before >= MIN_ARTICLE_CHARS
-    });
     labels.truncate(MAX_LABELS);
     let mut dropped = false;
     for k in labels {
@@ -254,6 +260,7 @@ mod tests {
             "相关阅读",
             "MOST READ IN NEWS",
             "Most popular",
+            "MORE IN THE COURIER",
         ] {
             assert!(is_label(line), "{line}");
         }
@@ -265,6 +272,8 @@ mod tests {
             "Also on the agenda was the harbour wall, which the council rebuilt.",
             "Relatedness of the two samples was measured first.",
             "Also on Monday, the council met.",
+            "More in the evening, as the tide turned.",
+            "More in sorrow than in anger",
             "",
         ] {
             assert!(!is_label(line), "{line}");
