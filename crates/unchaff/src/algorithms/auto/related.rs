@@ -352,7 +352,8 @@ mod tests {
         // and a sponsor's line is not yet the section.
         let teaser = |i: usize| {
             format!(
-                "<li><h3><a href=/s{i}>Other story {i}</a></h3><p>A paragraph of that other story,                  long enough to read as prose, number {i}.</p><a href=/s{i}>Continue Reading</a></li>"
+                "<li><h3><a href=/s{i}>Other story {i}</a></h3><p>A paragraph of that other story, \
+                 long enough to read as prose, number {i}.</p><a href=/s{i}>Continue Reading</a></li>"
             )
         };
         let body = format!(

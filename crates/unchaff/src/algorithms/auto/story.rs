@@ -13,7 +13,7 @@
 //!
 //! The headline is the first heading of the page's highest level that
 //! names the title and opens a story: a sticky header's copy above the
-//! menus opens none ([`find_headline`]). A heading that is only the
+//! menus opens none ([`find_story`]). A heading that is only the
 //! site's name, as the title gives it ("Coast Post" in the logo's `h1`,
 //! "… | Coast Post"), sets no level: the story's `h2` under it is the
 //! headline (held out, scrapinghub's India Post page, its "Breaking
