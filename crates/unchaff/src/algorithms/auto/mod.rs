@@ -569,9 +569,9 @@ impl Auto {
             self.fallback && total > 0 && length < chars && (kept as f32) < share * total as f32
         };
         let titles = headline::Titles::new(page.dom);
-        let title_headline = story::title_headline(page, b, &titles);
+        let (title_headline, title_story) = story::title_story(page, b, &titles);
         let story = match self.story {
-            true => title_headline.and_then(|h| story::story_after(b, h)),
+            true => title_story,
             false => None,
         };
         // A blog's post under a heading below the page's highest level,

@@ -145,9 +145,23 @@ fn find_headline(
 /// page's title: the first that opens a story ([`story_after`]), else the
 /// first (whether or not a story follows it).
 pub fn title_headline(page: &Page<'_>, b: &Blocks, titles: &Titles<'_>) -> Option<usize> {
+    title_story(page, b, titles).0
+}
+
+/// [`title_headline`] and the story it opens, if any ([`find_story`]'s),
+/// found in one look at the headings.
+pub fn title_story(
+    page: &Page<'_>,
+    b: &Blocks,
+    titles: &Titles<'_>,
+) -> (Option<usize>, Option<Story>) {
     let headlines = headline_blocks(page, b, titles, Level::Top);
-    let opens_story = headlines.iter().find(|&&h| story_after(b, h).is_some());
-    opens_story.or(headlines.first()).copied()
+    for &h in &headlines {
+        if let Some(st) = story_after(b, h) {
+            return (Some(h), Some(st));
+        }
+    }
+    (headlines.first().copied(), None)
 }
 
 /// The headings (`which` level) that name the page's title, in page
