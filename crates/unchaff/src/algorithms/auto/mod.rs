@@ -410,6 +410,7 @@ impl Auto {
             story,
             post,
             headline,
+            counted_thread,
         }: Anchors<'_>,
     ) -> (Vec<bool>, (u32, u32), bool) {
         let t = match pass {
@@ -448,7 +449,10 @@ impl Auto {
                     kept = (kept_chars(b, &keep), kept_length(b, &keep));
                     if self.comments_short
                         && pass == Pass::AtThreshold
-                        && comments::article_missed(b, p, &keep, self.threshold * FALLBACK_RELAX)
+                        && (comments::article_missed(b, p, &keep, self.threshold * FALLBACK_RELAX)
+                            || story.is_some_and(|st| {
+                                comments::story_missed(b, &keep, st, counted_thread)
+                            }))
                     {
                         let outside: Vec<bool> =
                             keep.iter().zip(&b.comment).map(|(&k, &c)| k && !c).collect();
@@ -513,7 +517,7 @@ impl Auto {
                         story::settle(page, b, block_stage, p, &mut keep, st, relaxed);
                     }
                     (Some(st), Pass::Relaxed) => {
-                        to_story = story::take_story(b, p, self.threshold, &mut keep, st)
+                        to_story = story::take_story(b, p, self.threshold, &mut keep, st, counted_thread)
                     }
                 },
                 Phase::Post => {
@@ -580,10 +584,14 @@ impl Auto {
             (true, None) => story::find_post(page, b, &titles),
             _ => None,
         };
+        let counted_thread = story
+            .as_ref()
+            .is_some_and(|st| comments::counted_thread_after(page, b, st));
         let stories = Anchors {
             story: story.as_ref(),
             post: post.as_ref(),
             headline: title_headline,
+            counted_thread,
         };
         let probabilities = (block_stage, p);
         let (mut keep, kept, _) = self.pass(page, b, probabilities, Pass::AtThreshold, stories);
@@ -629,6 +637,16 @@ impl Auto {
                 // chrome only: nothing, below).
             }
             keep = k2;
+            // The relaxed pass leaves comments out (the story, a post,
+            // may even replace its selection): those asked for come back.
+            if self.include_comments {
+                for (k, keep) in keep.iter_mut().enumerate() {
+                    *keep |= comment_prose(b, k);
+                }
+                if self.chrome_lines {
+                    chrome_lines::drop_chrome_lines(page, b, &mut keep);
+                }
+            }
         }
         if self.keep_title {
             headline::keep_headline(page, b, &titles, &mut keep);
@@ -1054,6 +1072,9 @@ struct Anchors<'s> {
     /// The block of the headline that names the title, whether a story
     /// follows it or not ([`story::title_headline`]).
     headline: Option<usize>,
+    /// Whether a counted comment section starts where the story ends
+    /// ([`comments::counted_thread_after`]).
+    counted_thread: bool,
 }
 
 /// The two passes of the selection ([`Auto::pass`]).
@@ -1477,6 +1498,38 @@ mod tests {
         without.story = false;
         let t = selected_with(&without, &html, &rows);
         assert!(t.contains("blog number 7"), "{t}");
+    }
+
+    #[test]
+    fn a_counted_thread_gives_way_to_the_post_above_it() {
+        // A photo post's caption the model was unsure of, above a blog's
+        // "N Comments" thread it took for prose (held out, dragnet R727).
+        let a = Auto::new().unwrap();
+        let comments: String = (0..12)
+            .map(|i| {
+                format!(
+                    "<li class=comment><div class=comment-author>Reader {i}</div>\
+                     <p>Comment {i}: what a lovely coat, and the river behind it makes the picture.</p></li>"
+                )
+            })
+            .collect();
+        let page = |heading: &str| {
+            format!(
+                "<html><head><title>On the quay in Lisbon - Anna Vale</title></head><body>\
+                 <div class=post><h2 class=entry-title>On the quay in Lisbon</h2>\
+                 <div class=entry-content><p>A grey wool coat from a flea market and new boots, \
+                 on a windy morning by the river.</p></div></div>\
+                 <div id=comments><h3>{heading}</h3><ol>{comments}</ol></div></body></html>"
+            )
+        };
+        let rows = [("lovely coat", a.threshold * 1.2), ("wool coat", a.threshold * 0.2)];
+        let t = selected_with(&a, &page("12 Comments"), &rows);
+        assert!(t.contains("A grey wool coat"), "{t}");
+        assert!(!t.contains("lovely coat"), "{t}");
+        // A forum's "12 Replies" over the posts after the first is no
+        // blog's thread: the replies stay.
+        let t = selected_with(&a, &page("12 Replies"), &rows);
+        assert!(t.contains("Comment 7: what a lovely coat"), "{t}");
     }
 
     #[test]

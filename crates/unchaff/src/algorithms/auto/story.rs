@@ -453,7 +453,14 @@ pub const RELAXED_SURE_OUTSIDE: f32 = 1.0;
 /// the story is not a sliver of it ([`RELAXED_MIN_SHARE`],
 /// [`RELAXED_COMMENT_SHARE`]) nor a summary of a body the model is sure
 /// of ([`RELAXED_SURE_OUTSIDE`]); returns whether it did.
-pub fn take_story(b: &Blocks, p: &[f32], threshold: f32, keep: &mut [bool], st: &Story) -> bool {
+pub fn take_story(
+    b: &Blocks,
+    p: &[f32],
+    threshold: f32,
+    keep: &mut [bool],
+    st: &Story,
+    counted_thread: bool,
+) -> bool {
     let n = keep.len().min(b.chars.len());
     let chars = |k: usize| if k < n && keep[k] { b.chars[k] } else { 0 };
     let inside: u32 = st.blocks.clone().map(chars).sum();
@@ -468,9 +475,15 @@ pub fn take_story(b: &Blocks, p: &[f32], threshold: f32, keep: &mut [bool], st: 
     {
         return false;
     }
-    // What the model kept at the threshold outside the story.
+    // What the model kept at the threshold outside the story: a counted
+    // comment section under it is no body.
     let sure: u32 = (0..n)
-        .filter(|&k| keep[k] && !st.blocks.contains(&k) && p.get(k).is_some_and(|&x| x >= threshold))
+        .filter(|&k| {
+            keep[k]
+                && !(counted_thread && b.comment[k])
+                && !st.blocks.contains(&k)
+                && p.get(k).is_some_and(|&x| x >= threshold)
+        })
         .map(|k| b.chars[k])
         .sum();
     if sure as f32 > RELAXED_SURE_OUTSIDE * text as f32 {
@@ -696,7 +709,7 @@ mod tests {
             |t| !t.contains("sea wall") && !t.contains("Story"),
             |page, b, _, p, keep| {
                 let st = find_story(page, b, &Titles::new(page.dom)).unwrap();
-                took = take_story(b, p, 0.5, keep, &st);
+                took = take_story(b, p, 0.5, keep, &st, false);
             },
         );
         (left, took)
@@ -753,7 +766,7 @@ mod tests {
             let rows = [("Body", 0.9, p_body)];
             let left = run(&html, &rows, |t| !t.contains("sea wall"), |page, b, _, p, keep| {
                 let st = find_story(page, b, &Titles::new(page.dom)).unwrap();
-                took = take_story(b, p, 0.5, keep, &st);
+                took = take_story(b, p, 0.5, keep, &st, false);
             });
             (left, took)
         };
