@@ -510,3 +510,21 @@ fn a_photo_posts_caption_not_its_comment_thread() {
     );
     assert_lacks(&with, &["Permalink"]);
 }
+
+/// `--comments` gives the comments apart, one per comment: a short one
+/// ("Love this look!", under `COMMENT_MIN_CHARS`) is a comment, and a
+/// comment's date-and-permalink line is none (before, the first comment
+/// of this fixture read "October 2, 2026, | Permalink").
+#[test]
+fn comments_apart_keep_short_comments_not_their_permalink_lines() {
+    let json = extract_with("photo-post-comments.html", &["-f", "json", "--comments"]);
+    let v: serde_json::Value = serde_json::from_str(&json).expect("json");
+    let comments = v["comments"].as_array().expect("comments");
+    assert_eq!(comments.len(), 60, "{comments:?}");
+    assert_eq!(comments[0]["author"], "Mara");
+    assert_eq!(comments[0]["text"], "Love this look!");
+    for c in comments {
+        let text = c["text"].as_str().unwrap_or("");
+        assert!(!text.contains("Permalink") && !text.is_empty(), "{c}");
+    }
+}

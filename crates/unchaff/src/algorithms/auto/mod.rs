@@ -252,6 +252,11 @@ pub const FALLBACK_NODES_CHECKED: usize = 4;
 /// are shorter) …
 pub const COMMENT_MIN_CHARS: u32 = 20;
 
+/// … or at least this many when it ends as a sentence does ("Great!",
+/// "Love this look!": a comment; a name, a date or a form's label ends
+/// otherwise; [`ends_short_sentence`]) …
+pub const COMMENT_SHORT_MIN_CHARS: u32 = 2;
+
 /// … and less than this share of them in links.
 pub const COMMENT_MAX_LINK_RATIO: f32 = 0.5;
 
@@ -462,7 +467,7 @@ impl Auto {
                 Phase::IncludeComments => {
                     if self.include_comments {
                         for (k, keep) in keep.iter_mut().enumerate() {
-                            *keep |= comment_prose(b, k);
+                            *keep |= comment_prose(page, b, k);
                         }
                     }
                 }
@@ -641,7 +646,7 @@ impl Auto {
             // may even replace its selection): those asked for come back.
             if self.include_comments {
                 for (k, keep) in keep.iter_mut().enumerate() {
-                    *keep |= comment_prose(b, k);
+                    *keep |= comment_prose(page, b, k);
                 }
                 if self.chrome_lines {
                     chrome_lines::drop_chrome_lines(page, b, &mut keep);
@@ -660,7 +665,7 @@ impl Auto {
         // formatting help) is neither content nor a comment.
         let mut comment = vec![false; keep.len()];
         for k in 0..keep.len() {
-            if !b.comment[k] || !(keep[k] || comment_prose(b, k)) {
+            if !b.comment[k] || !(keep[k] || comment_prose(page, b, k)) {
                 continue;
             }
             if crate::comments::is_chrome(page.dom, b.nodes[k]) {
@@ -668,6 +673,11 @@ impl Auto {
             } else if !keep[k] {
                 comment[k] = true;
             }
+        }
+        // A comment's own furniture ("October 2, 2026 | Permalink",
+        // "Reply") is no comment either.
+        if self.chrome_lines {
+            chrome_lines::drop_chrome_lines(page, b, &mut comment);
         }
         let kept = kept_chars(b, &keep);
         let signals = [
@@ -1050,14 +1060,29 @@ fn kept_chars(b: &Blocks, keep: &[bool]) -> u32 {
 }
 
 /// Whether block `k` is comment prose: in a comment section, a sentence
-/// or more ([`COMMENT_MIN_CHARS`]) and few links
+/// or more ([`COMMENT_MIN_CHARS`]), or a shorter one that ends as a
+/// sentence does ([`COMMENT_SHORT_MIN_CHARS`]), and few links
 /// ([`COMMENT_MAX_LINK_RATIO`]); not names, dates and "reply" links, nor
 /// the section's chrome (reply forms, prompts).
-fn comment_prose(b: &Blocks, k: usize) -> bool {
+fn comment_prose(page: &Page<'_>, b: &Blocks, k: usize) -> bool {
     const LINK_RATIO: usize = features::index("link_ratio");
     b.comment[k]
-        && b.chars[k] >= COMMENT_MIN_CHARS
         && b.features[k][LINK_RATIO] < COMMENT_MAX_LINK_RATIO
+        && (b.chars[k] >= COMMENT_MIN_CHARS
+            || b.chars[k] >= COMMENT_SHORT_MIN_CHARS && ends_short_sentence(page, b, k))
+}
+
+/// Whether block `k`'s text ends as a sentence does: a full stop, an
+/// exclamation or a question mark (not a colon: a form's "Name:", a
+/// section's "4 comments:").
+fn ends_short_sentence(page: &Page<'_>, b: &Blocks, k: usize) -> bool {
+    let mut last = None;
+    for n in page.dom.descendants(b.nodes[k]) {
+        if let Some(c) = page.dom.text_of(n).and_then(|t| t.trim_end().chars().last()) {
+            last = Some(c);
+        }
+    }
+    matches!(last, Some('.' | '!' | '?' | '…' | '。' | '！' | '？'))
 }
 
 /// What the page's title anchors, found once for both passes of the
