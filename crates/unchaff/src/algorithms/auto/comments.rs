@@ -72,16 +72,18 @@ pub(super) fn post_of<'a>(page: &Page<'a>, b: &Blocks, k: usize) -> Option<(Tag,
 }
 
 /// Unkeeps the blocks inside comment containers when the kept blocks
-/// outside them hold [`ARTICLE_MIN_CHARS`] or more, but for those written
-/// like a kept post (see the module documentation). Returns whether any
-/// block was dropped.
-pub fn drop_comments(page: &Page<'_>, b: &Blocks, keep: &mut [bool]) -> bool {
+/// outside them hold `min_article` characters or more
+/// ([`ARTICLE_MIN_CHARS`]; less under a counted comment section,
+/// [`counted_thread_after`]), but for those written like a kept post
+/// (see the module documentation). Returns whether any block was
+/// dropped.
+pub fn drop_comments(page: &Page<'_>, b: &Blocks, keep: &mut [bool], min_article: u32) -> bool {
     let n = keep.len().min(b.comment.len()).min(b.chars.len());
     let article: u32 = (0..n)
         .filter(|&k| keep[k] && !b.comment[k])
         .map(|k| b.chars[k])
         .sum();
-    if article < ARTICLE_MIN_CHARS || !(0..n).any(|k| keep[k] && b.comment[k]) {
+    if article < min_article || !(0..n).any(|k| keep[k] && b.comment[k]) {
         return false;
     }
     let mut posts: Vec<(Tag, &str)> = Vec::new();
@@ -220,10 +222,11 @@ const COUNTED: &[&str] = &[
 ];
 
 /// Whether `text` is a comment section's count heading: a count (digits,
-/// or "one" / "no") and a word for comments ([`COUNTED`]), and nothing
-/// else but what they are on ("… to “Title”", "… on “Title”").
+/// or "one" / "no") and a word for comments ([`COUNTED`]) first, what
+/// follows them free ("… to “Title”", "{ 17 comments… read them below or
+/// add one }").
 pub fn is_count_heading(text: &str) -> bool {
-    let line = text.trim();
+    let line = text.trim_matches(|c: char| !c.is_alphanumeric());
     if line.is_empty() || line.len() > 4 * COUNT_HEADING_MAX_CHARS as usize {
         return false;
     }
@@ -240,25 +243,20 @@ pub fn is_count_heading(text: &str) -> bool {
     let Some(first) = words.next() else {
         return false;
     };
-    let first = first.trim_end_matches([':', '.', '…']);
-    COUNTED.contains(&first)
-        && words
-            .next()
-            .is_none_or(|w| ["to", "on", "for", "zu", "sur", "a", "su", "do", "к", "на"].contains(&w))
+    COUNTED.contains(&first.trim_end_matches([':', '.', '…', ',']))
 }
 
-/// Whether the story `st` ends where a counted comment section starts:
-/// it stops at a comment block ([`super::story::Story::blocks`]), and a
-/// short block around there is a count heading ([`is_count_heading`]).
-/// That is a blog's post and the thread under it, not a forum's first
-/// post and its replies (whose counts stand in the thread's header, not
-/// above the replies).
-pub fn counted_thread_after(page: &Page<'_>, b: &Blocks, st: &super::story::Story) -> bool {
+/// Whether a counted comment section follows the headline block
+/// `headline` ([`super::story::title_headline`]): a short block around
+/// the first comment block after it is a count heading
+/// ([`is_count_heading`]). That is a blog's post and the thread under
+/// it, not a forum's first post and its replies (whose counts stand in
+/// the thread's header, not above the replies).
+pub fn counted_thread_after(page: &Page<'_>, b: &Blocks, headline: usize) -> bool {
     let n = b.chars.len().min(b.comment.len());
-    let end = st.blocks.end;
-    if end >= n || !b.comment[end] {
+    let Some(end) = (headline + 1..n).find(|&k| b.comment[k]) else {
         return false;
-    }
+    };
     let around: Vec<usize> = (end.saturating_sub(1)..(end + COUNT_HEADING_LOOKAROUND).min(n))
         .filter(|&k| b.chars[k] > 0 && b.chars[k] <= COUNT_HEADING_MAX_CHARS)
         .collect();
@@ -267,9 +265,21 @@ pub fn counted_thread_after(page: &Page<'_>, b: &Blocks, st: &super::story::Stor
         .any(|t| is_count_heading(t))
 }
 
+/// The characters kept between the headline block `headline` and the
+/// first comment block after it, outside comment containers: the post a
+/// comment section follows, as far as the selection holds it.
+pub fn kept_before_thread(b: &Blocks, keep: &[bool], headline: usize) -> u32 {
+    let n = keep.len().min(b.comment.len()).min(b.chars.len());
+    (headline + 1..n)
+        .take_while(|&k| !b.comment[k])
+        .filter(|&k| keep[k])
+        .map(|k| b.chars[k])
+        .sum()
+}
+
 /// Whether the selection `keep` is the counted comment thread under a
 /// story the model missed (`counted`: [`counted_thread_after`] holds for
-/// `st`): the story holds text ([`super::story::STORY_MIN_CHARS`]) of
+/// its headline): the story holds text ([`super::story::STORY_MIN_CHARS`]) of
 /// which nothing is kept, while the kept blocks are a thread
 /// ([`THREAD_MIN_BLOCKS`] or more in comment containers) with less than
 /// [`ARTICLE_MIN_CHARS`] outside them. A photo post's two lines above a
@@ -302,7 +312,7 @@ mod tests {
             html,
             |_| true,
             |page, b, keep| {
-                drop_comments(page, b, keep);
+                drop_comments(page, b, keep, ARTICLE_MIN_CHARS);
             },
         )
     }
@@ -319,13 +329,13 @@ mod tests {
             "3 commentaires sur \u{ab} Titre \u{bb}",
             "15 комментариев",
             "24条评论",
+            "{ 17 comments\u{2026} read them below or add one }",
         ] {
             assert!(is_count_heading(yes), "{yes}");
         }
         for no in [
             "Comments",
             "76 Replies",
-            "12 comments are waiting for moderation and will appear soon",
             "2012 was a good year",
             "Leave a comment",
             "100",

@@ -510,9 +510,25 @@ impl Auto {
                     }
                 }
                 Phase::DropComments => {
-                    let thread = self.thread && comments::posts_follow_title(b, &keep, headline);
+                    // A counted comment section ("17 comments") is a
+                    // blog's, not a forum thread's: its comments go under
+                    // a post kept however short (a few lines between the
+                    // headline and the thread; kept chrome elsewhere is
+                    // no post).
+                    let counted = counted_thread
+                        && pass == Pass::AtThreshold
+                        && headline.is_some_and(|h| {
+                            comments::kept_before_thread(b, &keep, h) >= story::STORY_MIN_CHARS
+                        });
+                    let thread = self.thread
+                        && !counted
+                        && comments::posts_follow_title(b, &keep, headline);
+                    let min_article = match counted {
+                        true => story::STORY_MIN_CHARS,
+                        false => comments::ARTICLE_MIN_CHARS,
+                    };
                     if !self.include_comments && !thread {
-                        comments::drop_comments(page, b, &mut keep);
+                        comments::drop_comments(page, b, &mut keep, min_article);
                     }
                 }
                 Phase::Story => match (story, pass) {
@@ -589,9 +605,8 @@ impl Auto {
             (true, None) => story::find_post(page, b, &titles),
             _ => None,
         };
-        let counted_thread = story
-            .as_ref()
-            .is_some_and(|st| comments::counted_thread_after(page, b, st));
+        let counted_thread =
+            title_headline.is_some_and(|h| comments::counted_thread_after(page, b, h));
         let stories = Anchors {
             story: story.as_ref(),
             post: post.as_ref(),
@@ -1097,7 +1112,7 @@ struct Anchors<'s> {
     /// The block of the headline that names the title, whether a story
     /// follows it or not ([`story::title_headline`]).
     headline: Option<usize>,
-    /// Whether a counted comment section starts where the story ends
+    /// Whether a counted comment section follows the headline
     /// ([`comments::counted_thread_after`]).
     counted_thread: bool,
 }
@@ -1555,6 +1570,39 @@ mod tests {
         // blog's thread: the replies stay.
         let t = selected_with(&a, &page("12 Replies"), &rows);
         assert!(t.contains("Comment 7: what a lovely coat"), "{t}");
+    }
+
+    #[test]
+    fn a_short_posts_counted_comments_go() {
+        // A post of two lines without a full stop (no story follows the
+        // headline), kept, above "{ 17 comments… }" the model kept too
+        // (held out, dragnet 42): under 300 characters of post, the
+        // thread read as a forum's, whose posts follow the title.
+        let a = Auto::new().unwrap();
+        let comments: String = (0..8)
+            .map(|i| {
+                format!(
+                    "<dt class=comment><span class=comment_author>Reader {i}</span></dt>\
+                     <dd class=comment><p>Comment {i}: I believe in miracles too, and I will visit the shrine next summer.</p></dd>"
+                )
+            })
+            .collect();
+        let page = |count: &str| {
+            format!(
+                "<html><head><title>Viva Rosa Mystica! - A Writer's Blog</title></head><body>\
+                 <div class=post><h1 class=entry-title>Viva Rosa Mystica!</h1>\
+                 <div class=format_text><p>Whenever you have time, I encourage you to visit the shrine in Montichiari, Italy</p>\
+                 <p>To find more about the apparitions, click here</p></div></div>\
+                 <div id=comments><div class=comments_intro><p>{count}</p></div><dl>{comments}</dl></div></body></html>"
+            )
+        };
+        let rows = [("miracles too", a.threshold * 1.2), ("shrine in", a.threshold * 1.2), ("apparitions", a.threshold * 1.2)];
+        let t = selected_with(&a, &page("{ 17 comments\u{2026} read them below or add one }"), &rows);
+        assert!(t.contains("visit the shrine"), "{t}");
+        assert!(!t.contains("miracles too"), "{t}");
+        // Uncounted, the thread may be a forum's posts: they stay.
+        let t = selected_with(&a, &page("Read them below or add one"), &rows);
+        assert!(t.contains("Comment 3: I believe in miracles too"), "{t}");
     }
 
     #[test]
