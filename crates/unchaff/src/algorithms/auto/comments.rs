@@ -257,12 +257,15 @@ pub fn counted_thread_after(page: &Page<'_>, b: &Blocks, headline: usize) -> boo
     let Some(end) = (headline + 1..n).find(|&k| b.comment[k]) else {
         return false;
     };
-    let around: Vec<usize> = (end.saturating_sub(1)..(end + COUNT_HEADING_LOOKAROUND).min(n))
-        .filter(|&k| b.chars[k] > 0 && b.chars[k] <= COUNT_HEADING_MAX_CHARS)
-        .collect();
-    super::nothing::texts_of(page, b, &around)
-        .iter()
-        .any(|t| is_count_heading(t))
+    let mut around = vec![false; n];
+    for k in end.saturating_sub(1)..(end + COUNT_HEADING_LOOKAROUND).min(n) {
+        around[k] = b.chars[k] > 0;
+    }
+    let mut counted = false;
+    super::nothing::short_kept_texts(page, b, &around, COUNT_HEADING_MAX_CHARS, |_, t| {
+        counted |= is_count_heading(t);
+    });
+    counted
 }
 
 /// The characters kept between the headline block `headline` and the
