@@ -258,8 +258,10 @@ pub fn counted_thread_after(page: &Page<'_>, b: &Blocks, headline: usize) -> boo
         return false;
     };
     let mut around = vec![false; n];
-    for k in end.saturating_sub(1)..(end + COUNT_HEADING_LOOKAROUND).min(n) {
-        around[k] = b.chars[k] > 0;
+    let first = end.saturating_sub(1);
+    let last = (end + COUNT_HEADING_LOOKAROUND).min(n);
+    for (k, a) in around.iter_mut().enumerate().take(last).skip(first) {
+        *a = b.chars[k] > 0;
     }
     let mut counted = false;
     super::nothing::short_kept_texts(page, b, &around, COUNT_HEADING_MAX_CHARS, |_, t| {
