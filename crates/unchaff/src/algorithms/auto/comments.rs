@@ -222,7 +222,7 @@ const COUNTED: &[&str] = &[
 ];
 
 /// Whether `text` is a comment section's count heading: a count (digits,
-/// or "one" / "no") and a word for comments ([`COUNTED`]) first, what
+/// or "one" / "no") and a word for comments (`COUNTED`) first, what
 /// follows them free ("… to “Title”", "{ 17 comments… read them below or
 /// add one }").
 pub fn is_count_heading(text: &str) -> bool {

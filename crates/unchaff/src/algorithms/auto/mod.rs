@@ -254,7 +254,7 @@ pub const COMMENT_MIN_CHARS: u32 = 20;
 
 /// … or at least this many when it ends as a sentence does ("Great!",
 /// "Love this look!": a comment; a name, a date or a form's label ends
-/// otherwise; [`ends_short_sentence`]) …
+/// otherwise; `ends_short_sentence`) …
 pub const COMMENT_SHORT_MIN_CHARS: u32 = 2;
 
 /// … and less than this share of them in links.
