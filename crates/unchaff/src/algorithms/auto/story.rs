@@ -174,12 +174,13 @@ fn headline_blocks(
 ) -> Vec<usize> {
     let n = b.features.len().min(b.chars.len());
     let level = |k: usize| b.features[k][HEADING_LEVEL];
-    // A linked heading is more often a teaser's than the story's own.
+    // A linked heading is more often a teaser's than the story's own,
+    // but for a post's permalink title.
     let heading = |k: usize| {
         level(k) > 0.0
             && level(k) <= HEADLINE_MAX_LEVEL
             && b.chars[k] <= HEADLINE_MAX_CHARS
-            && is_text(b, k)
+            && (is_text(b, k) || permalink_title(page, b.nodes[k]))
     };
     let candidates: Vec<usize> = (0..n).filter(|&k| heading(k)).collect();
     if candidates.is_empty() {
@@ -227,6 +228,33 @@ fn headline_blocks(
         .filter(|&(&k, t)| at_level(k) && names_story(t, titles))
         .map(|(&k, _)| k)
         .collect()
+}
+
+/// Class names of a post's title (hAtom's `entry-title`, Blogger's and
+/// WordPress themes' `post-title`, `posttitle`), lower case.
+const POST_TITLE_CLASSES: &[&str] = &["entry-title", "post-title", "posttitle"];
+
+/// Whether heading `h` is a post's title written as a link to the post
+/// itself: a class of [`POST_TITLE_CLASSES`] on the heading or its link,
+/// or the link's `rel="bookmark"` (a blog writes its post's title so on
+/// the post's own page as on its front page; naming the page's title, it
+/// is this page's post).
+fn permalink_title(page: &Page<'_>, h: crate::dom::NodeId) -> bool {
+    let dom = page.dom;
+    let titled = |n: crate::dom::NodeId| {
+        dom.attr(n, "class").is_some_and(|c| {
+            c.split_ascii_whitespace()
+                .any(|c| POST_TITLE_CLASSES.iter().any(|p| c.eq_ignore_ascii_case(p)))
+        })
+    };
+    titled(h)
+        || dom.descendants(h).any(|a| {
+            dom.is(a, crate::dom::Tag::A)
+                && (titled(a)
+                    || dom
+                        .attr(a, "rel")
+                        .is_some_and(|r| r.split_ascii_whitespace().any(|r| r.eq_ignore_ascii_case("bookmark"))))
+        })
 }
 
 /// [`take_post`] leaves a selection of more than this many characters:
@@ -830,6 +858,26 @@ mod tests {
         let titles = Titles::new(page.dom);
         assert!(find_post(&page, &b, &titles).is_none());
         assert!(find_story(&page, &b, &titles).is_some());
+    }
+
+    #[test]
+    fn a_posts_permalink_title_is_its_headline() {
+        // Blogger and WordPress themes write the post's title as a link
+        // to the post, on its own page too (held out, dragnet's Blogger
+        // posts R821-R824 and WordPress's `rel="bookmark"` ones).
+        let found = |heading: &str| {
+            let html = blog(8).replace(&format!("<h3>{TITLE}</h3>"), heading);
+            let dom = parse(&html);
+            let page = page_of(&dom);
+            let b = features::blocks(&page, &Vocabulary::new());
+            find_post(&page, &b, &Titles::new(page.dom)).is_some()
+        };
+        let link = format!("<a href=/2026/11/post.html>{TITLE}</a>");
+        assert!(found(&format!("<h3 class='post-title entry-title'>{link}</h3>")));
+        assert!(found(&format!("<h3><a href=/p rel=bookmark>{TITLE}</a></h3>")));
+        assert!(found(&format!("<h3>{TITLE}</h3>")));
+        // A linked heading without the marks is a teaser's.
+        assert!(!found(&format!("<h3>{link}</h3>")));
     }
 
     #[test]
