@@ -1089,8 +1089,16 @@ fn comment_prose(page: &Page<'_>, b: &Blocks, k: usize) -> bool {
 
 /// Whether block `k`'s text ends as a sentence does: a full stop, an
 /// exclamation or a question mark (not a colon: a form's "Name:", a
-/// section's "4 comments:").
+/// section's "4 comments:"). A leaf block's text is read (its subtree is
+/// its own text, so the walk is its own size); a block with blocks inside
+/// goes by its `ends_sentence` feature (its own text's last character,
+/// a colon or a quote mark counting too), not by a walk of the blocks
+/// inside it, which nested replies would make long.
 fn ends_short_sentence(page: &Page<'_>, b: &Blocks, k: usize) -> bool {
+    const ENDS_SENTENCE: usize = features::index("ends_sentence");
+    if !b.leaf.get(k).copied().unwrap_or(false) {
+        return b.features[k][ENDS_SENTENCE] > 0.0;
+    }
     let mut last = None;
     for n in page.dom.descendants(b.nodes[k]) {
         if let Some(c) = page.dom.text_of(n).and_then(|t| t.trim_end().chars().last()) {
