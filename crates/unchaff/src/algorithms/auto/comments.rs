@@ -162,12 +162,7 @@ pub fn article_missed(b: &Blocks, p: &[f32], keep: &[bool], relaxed: f32) -> boo
     let Some(first) = (0..n).find(|&k| keep[k] && b.comment[k]) else {
         return false;
     };
-    let outside: u32 = (0..n)
-        .filter(|&k| keep[k] && !b.comment[k])
-        .map(|k| b.chars[k])
-        .sum();
-    let thread = (0..n).filter(|&k| keep[k] && b.comment[k]).count();
-    if outside >= ARTICLE_MIN_CHARS || thread < THREAD_MIN_BLOCKS {
+    if !thread_without_article(b, &keep[..n]) {
         return false;
     }
     let above: u32 = (0..first)
@@ -296,12 +291,22 @@ pub fn story_missed(b: &Blocks, keep: &[bool], st: &super::story::Story, counted
         return false;
     }
     let text: u32 = st.text_blocks(b).filter(|&k| k < n).map(|k| b.chars[k]).sum();
-    let outside: u32 = (0..n)
-        .filter(|&k| keep[k] && !b.comment[k])
-        .map(|k| b.chars[k])
-        .sum();
-    let thread = (0..n).filter(|&k| keep[k] && b.comment[k]).count();
-    text >= super::story::STORY_MIN_CHARS && outside < ARTICLE_MIN_CHARS && thread >= THREAD_MIN_BLOCKS
+    text >= super::story::STORY_MIN_CHARS && thread_without_article(b, &keep[..n])
+}
+
+/// Whether the kept blocks of `keep` (no longer than `b`'s) are a comment
+/// thread without an article: [`THREAD_MIN_BLOCKS`] or more in comment
+/// containers, under [`ARTICLE_MIN_CHARS`] outside them.
+fn thread_without_article(b: &Blocks, keep: &[bool]) -> bool {
+    let (mut outside, mut thread) = (0u32, 0usize);
+    for (k, _) in keep.iter().enumerate().filter(|(_, kept)| **kept) {
+        if b.comment[k] {
+            thread += 1;
+        } else {
+            outside += b.chars[k];
+        }
+    }
+    outside < ARTICLE_MIN_CHARS && thread >= THREAD_MIN_BLOCKS
 }
 
 #[cfg(test)]
